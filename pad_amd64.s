@@ -30273,59 +30273,105 @@ wide_mid_exact_3373:
 	LEAQ 64(AX), R9
 	LEAQ -64(DI), R10
 	CMPQ R10, $0x00000020
-	JAE  ladder_3375
-	CMPQ R10, $0x00000010
-	JAE  ladder_3376
-	CMPQ R10, $0x00000008
-	JAE  ladder_3377
-	CMPQ R10, $0x00000004
-	JAE  ladder_3378
-	CMPQ R10, $0x00000002
-	JAE  ladder_3379
-	CMPQ R10, $0x00000001
-	JB   ladder_done_3374
-	JMP  ladder_3380
+	JB   cx_short_3374
+	CMPQ R10, $0x00000040
+	JBE  copy_le2_3376
+	CMPQ R10, $0x00000080
+	JBE  copy_le4_3377
+	LEAQ -128(R9)(R10*1), R11
+	MOVQ CX, R12
 
-ladder_3375:
+copy_loop_3378:
+	VMOVDQU (R12), Y3
+	VMOVDQU 32(R12), Y4
+	VMOVDQU 64(R12), Y5
+	VMOVDQU 96(R12), Y6
+	VMOVDQU Y3, (R9)
+	VMOVDQU Y4, 32(R9)
+	VMOVDQU Y5, 64(R9)
+	VMOVDQU Y6, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_3378
+	LEAQ    -128(CX)(R10*1), R12
+	VMOVDQU (R12), Y3
+	VMOVDQU 32(R12), Y4
+	VMOVDQU 64(R12), Y5
+	VMOVDQU 96(R12), Y6
+	VMOVDQU Y3, (R11)
+	VMOVDQU Y4, 32(R11)
+	VMOVDQU Y5, 64(R11)
+	VMOVDQU Y6, 96(R11)
+	JMP     copy_done_3379
+
+copy_le4_3377:
+	VMOVDQU (CX), Y3
+	VMOVDQU 32(CX), Y4
+	VMOVDQU -64(CX)(R10*1), Y5
+	VMOVDQU -32(CX)(R10*1), Y6
+	VMOVDQU Y3, (R9)
+	VMOVDQU Y4, 32(R9)
+	VMOVDQU Y5, -64(R9)(R10*1)
+	VMOVDQU Y6, -32(R9)(R10*1)
+	JMP     copy_done_3379
+
+copy_le2_3376:
 	VMOVDQU (CX), Y3
 	VMOVDQU -32(CX)(R10*1), Y4
 	VMOVDQU Y3, (R9)
 	VMOVDQU Y4, -32(R9)(R10*1)
-	JMP     ladder_done_3374
 
-ladder_3376:
+copy_done_3379:
+	JMP cx_done_3375
+
+cx_short_3374:
+	CMPQ R10, $0x00000010
+	JAE  ladder_3381
+	CMPQ R10, $0x00000008
+	JAE  ladder_3382
+	CMPQ R10, $0x00000004
+	JAE  ladder_3383
+	CMPQ R10, $0x00000002
+	JAE  ladder_3384
+	CMPQ R10, $0x00000001
+	JB   ladder_done_3380
+	JMP  ladder_3385
+
+ladder_3381:
 	VMOVDQU (CX), X3
 	VMOVDQU -16(CX)(R10*1), X4
 	VMOVDQU X3, (R9)
 	VMOVDQU X4, -16(R9)(R10*1)
-	JMP     ladder_done_3374
+	JMP     ladder_done_3380
 
-ladder_3377:
+ladder_3382:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R10*1), R12
 	MOVQ R11, (R9)
 	MOVQ R12, -8(R9)(R10*1)
-	JMP  ladder_done_3374
+	JMP  ladder_done_3380
 
-ladder_3378:
+ladder_3383:
 	MOVL (CX), R11
 	MOVL -4(CX)(R10*1), R12
 	MOVL R11, (R9)
 	MOVL R12, -4(R9)(R10*1)
-	JMP  ladder_done_3374
+	JMP  ladder_done_3380
 
-ladder_3379:
+ladder_3384:
 	MOVW (CX), R11
 	MOVW -2(CX)(R10*1), R12
 	MOVW R11, (R9)
 	MOVW R12, -2(R9)(R10*1)
-	JMP  ladder_done_3374
+	JMP  ladder_done_3380
 
-ladder_3380:
+ladder_3385:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3374:
+ladder_done_3380:
+cx_done_3375:
 	JMP wide_mid_done_3365
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -30333,10 +30379,10 @@ ladder_done_3374:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3381
+	JZ              aligned_ret_3386
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3381
+	JZ              aligned_ret_3386
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -30383,9 +30429,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3382
+	JZ              aligned_fixed_3387
 
-aligned_planes_3383:
+aligned_planes_3388:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30413,9 +30459,9 @@ aligned_planes_3383:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3385
+	JA           aligned_top_done_3390
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3384
+	JAE          aligned_top_3389
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -30435,15 +30481,15 @@ aligned_planes_3383:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3384:
+aligned_top_3389:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_3385
+	JA        aligned_top_done_3390
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3384
+	JMP       aligned_top_3389
 
-aligned_top_done_3385:
+aligned_top_done_3390:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -30454,9 +30500,9 @@ aligned_top_done_3385:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3386:
+aligned_gap_3391:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3387
+	JAE          aligned_gap_done_3392
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -30485,15 +30531,15 @@ aligned_gap_3386:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3386
+	JMP          aligned_gap_3391
 
-aligned_gap_done_3387:
+aligned_gap_done_3392:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3389
-	JMP  aligned_body_3391
+	JE   aligned_general_3394
+	JMP  aligned_body_3396
 
-aligned_rows_3390:
+aligned_rows_3395:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -30522,7 +30568,7 @@ aligned_rows_3390:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3392
+	JE           aligned_one_gap_3397
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -30537,10 +30583,10 @@ aligned_rows_3390:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_3392:
+aligned_one_gap_3397:
 	ADDQ $0x40, AX
 
-aligned_body_3391:
+aligned_body_3396:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30550,7 +30596,7 @@ aligned_body_3391:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3394
+	JGT          aligned_copy_done_3399
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30560,15 +30606,15 @@ aligned_body_3391:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3393:
+aligned_copy_3398:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3393
+	JLE       aligned_copy_3398
 
-aligned_copy_done_3394:
+aligned_copy_done_3399:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30577,13 +30623,13 @@ aligned_copy_done_3394:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3390
-	JMP  aligned_last_3388
+	JNZ  aligned_rows_3395
+	JMP  aligned_last_3393
 
-aligned_general_3389:
-	JMP aligned_body_3396
+aligned_general_3394:
+	JMP aligned_body_3401
 
-aligned_rows_3395:
+aligned_rows_3400:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -30595,9 +30641,9 @@ aligned_rows_3395:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3397:
+aligned_gap_3402:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3398
+	JAE          aligned_gap_done_3403
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -30612,10 +30658,10 @@ aligned_gap_3397:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3397
+	JMP          aligned_gap_3402
 
-aligned_gap_done_3398:
-aligned_body_3396:
+aligned_gap_done_3403:
+aligned_body_3401:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30625,7 +30671,7 @@ aligned_body_3396:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3400
+	JGT          aligned_copy_done_3405
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30635,15 +30681,15 @@ aligned_body_3396:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3399:
+aligned_copy_3404:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3399
+	JLE       aligned_copy_3404
 
-aligned_copy_done_3400:
+aligned_copy_done_3405:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30652,16 +30698,16 @@ aligned_copy_done_3400:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3395
+	JNZ  aligned_rows_3400
 
-aligned_last_3388:
+aligned_last_3393:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3401:
+aligned_gap_3406:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3402
+	JAE          aligned_gap_done_3407
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -30689,20 +30735,20 @@ aligned_gap_3401:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3401
+	JMP          aligned_gap_3406
 
-aligned_gap_done_3402:
-aligned_bottom_3403:
+aligned_gap_done_3407:
+aligned_bottom_3408:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3404
+	JA        aligned_bottom_done_3409
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3403
+	JMP       aligned_bottom_3408
 
-aligned_bottom_done_3404:
+aligned_bottom_done_3409:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3405
+	JAE      aligned_bottom_end_3410
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30721,18 +30767,18 @@ aligned_bottom_done_3404:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3405:
+aligned_bottom_end_3410:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3383
+	JNZ  aligned_planes_3388
 	VZEROUPPER
-	JMP  aligned_ret_3381
+	JMP  aligned_ret_3386
 
-aligned_fixed_3382:
-aligned_planes_3406:
+aligned_fixed_3387:
+aligned_planes_3411:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30758,9 +30804,9 @@ aligned_planes_3406:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3408
+	JA           aligned_top_done_3413
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3407
+	JAE          aligned_top_3412
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -30780,22 +30826,22 @@ aligned_planes_3406:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3407:
+aligned_top_3412:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_3408
+	JA        aligned_top_done_3413
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3407
+	JMP       aligned_top_3412
 
-aligned_top_done_3408:
+aligned_top_done_3413:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3409:
+aligned_gap_3414:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3410
+	JAE       aligned_gap_done_3415
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30820,15 +30866,15 @@ aligned_gap_3409:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3409
+	JMP       aligned_gap_3414
 
-aligned_gap_done_3410:
+aligned_gap_done_3415:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3412
-	JMP  aligned_body_3414
+	JE   aligned_general_3417
+	JMP  aligned_body_3419
 
-aligned_rows_3413:
+aligned_rows_3418:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -30847,7 +30893,7 @@ aligned_rows_3413:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3415
+	JE        aligned_one_gap_3420
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -30858,17 +30904,17 @@ aligned_rows_3413:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_3415:
+aligned_one_gap_3420:
 	ADDQ $0x40, AX
 
-aligned_body_3414:
+aligned_body_3419:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3417
+	JGT          aligned_copy_done_3422
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -30878,15 +30924,15 @@ aligned_body_3414:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3416:
+aligned_copy_3421:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3416
+	JLE       aligned_copy_3421
 
-aligned_copy_done_3417:
+aligned_copy_done_3422:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -30894,21 +30940,21 @@ aligned_copy_done_3417:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3413
-	JMP  aligned_last_3411
+	JNZ  aligned_rows_3418
+	JMP  aligned_last_3416
 
-aligned_general_3412:
-	JMP aligned_body_3419
+aligned_general_3417:
+	JMP aligned_body_3424
 
-aligned_rows_3418:
+aligned_rows_3423:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3420:
+aligned_gap_3425:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3421
+	JAE       aligned_gap_done_3426
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -30919,17 +30965,17 @@ aligned_gap_3420:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3420
+	JMP       aligned_gap_3425
 
-aligned_gap_done_3421:
-aligned_body_3419:
+aligned_gap_done_3426:
+aligned_body_3424:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3423
+	JGT          aligned_copy_done_3428
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -30939,15 +30985,15 @@ aligned_body_3419:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3422:
+aligned_copy_3427:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3422
+	JLE       aligned_copy_3427
 
-aligned_copy_done_3423:
+aligned_copy_done_3428:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -30955,15 +31001,15 @@ aligned_copy_done_3423:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3418
+	JNZ  aligned_rows_3423
 
-aligned_last_3411:
+aligned_last_3416:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3424:
+aligned_gap_3429:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3425
+	JAE       aligned_gap_done_3430
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30987,20 +31033,20 @@ aligned_gap_3424:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3424
+	JMP       aligned_gap_3429
 
-aligned_gap_done_3425:
-aligned_bottom_3426:
+aligned_gap_done_3430:
+aligned_bottom_3431:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3427
+	JA        aligned_bottom_done_3432
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3426
+	JMP       aligned_bottom_3431
 
-aligned_bottom_done_3427:
+aligned_bottom_done_3432:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3428
+	JAE      aligned_bottom_end_3433
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31019,16 +31065,16 @@ aligned_bottom_done_3427:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3428:
+aligned_bottom_end_3433:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3406
+	JNZ  aligned_planes_3411
 	VZEROUPPER
 
-aligned_ret_3381:
+aligned_ret_3386:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -31036,10 +31082,10 @@ aligned_ret_3381:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3429
+	JZ              aligned_ret_3434
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3429
+	JZ              aligned_ret_3434
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -31086,9 +31132,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3430
+	JZ              aligned_fixed_3435
 
-aligned_planes_3431:
+aligned_planes_3436:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -31116,9 +31162,9 @@ aligned_planes_3431:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3433
+	JA           aligned_top_done_3438
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3432
+	JAE          aligned_top_3437
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -31138,15 +31184,15 @@ aligned_planes_3431:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3432:
+aligned_top_3437:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_3433
+	JA       aligned_top_done_3438
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3432
+	JMP      aligned_top_3437
 
-aligned_top_done_3433:
+aligned_top_done_3438:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -31157,9 +31203,9 @@ aligned_top_done_3433:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3434:
+aligned_gap_3439:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3435
+	JAE          aligned_gap_done_3440
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -31188,15 +31234,15 @@ aligned_gap_3434:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3434
+	JMP          aligned_gap_3439
 
-aligned_gap_done_3435:
+aligned_gap_done_3440:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3437
-	JMP  aligned_body_3439
+	JE   aligned_general_3442
+	JMP  aligned_body_3444
 
-aligned_rows_3438:
+aligned_rows_3443:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -31225,7 +31271,7 @@ aligned_rows_3438:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3440
+	JE           aligned_one_gap_3445
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -31240,10 +31286,10 @@ aligned_rows_3438:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_3440:
+aligned_one_gap_3445:
 	ADDQ $0x40, AX
 
-aligned_body_3439:
+aligned_body_3444:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -31253,7 +31299,7 @@ aligned_body_3439:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3442
+	JGT          aligned_copy_done_3447
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -31263,15 +31309,15 @@ aligned_body_3439:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3441:
+aligned_copy_3446:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3441
+	JLE       aligned_copy_3446
 
-aligned_copy_done_3442:
+aligned_copy_done_3447:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -31280,13 +31326,13 @@ aligned_copy_done_3442:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3438
-	JMP  aligned_last_3436
+	JNZ  aligned_rows_3443
+	JMP  aligned_last_3441
 
-aligned_general_3437:
-	JMP aligned_body_3444
+aligned_general_3442:
+	JMP aligned_body_3449
 
-aligned_rows_3443:
+aligned_rows_3448:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -31298,9 +31344,9 @@ aligned_rows_3443:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3445:
+aligned_gap_3450:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3446
+	JAE          aligned_gap_done_3451
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -31315,10 +31361,10 @@ aligned_gap_3445:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3445
+	JMP          aligned_gap_3450
 
-aligned_gap_done_3446:
-aligned_body_3444:
+aligned_gap_done_3451:
+aligned_body_3449:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -31328,7 +31374,7 @@ aligned_body_3444:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3448
+	JGT          aligned_copy_done_3453
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -31338,15 +31384,15 @@ aligned_body_3444:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3447:
+aligned_copy_3452:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3447
+	JLE       aligned_copy_3452
 
-aligned_copy_done_3448:
+aligned_copy_done_3453:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -31355,16 +31401,16 @@ aligned_copy_done_3448:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3443
+	JNZ  aligned_rows_3448
 
-aligned_last_3436:
+aligned_last_3441:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3449:
+aligned_gap_3454:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3450
+	JAE          aligned_gap_done_3455
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -31392,20 +31438,20 @@ aligned_gap_3449:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3449
+	JMP          aligned_gap_3454
 
-aligned_gap_done_3450:
-aligned_bottom_3451:
+aligned_gap_done_3455:
+aligned_bottom_3456:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3452
+	JA       aligned_bottom_done_3457
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3451
+	JMP      aligned_bottom_3456
 
-aligned_bottom_done_3452:
+aligned_bottom_done_3457:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3453
+	JAE      aligned_bottom_end_3458
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31424,18 +31470,18 @@ aligned_bottom_done_3452:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3453:
+aligned_bottom_end_3458:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3431
+	JNZ  aligned_planes_3436
 	VZEROUPPER
-	JMP  aligned_ret_3429
+	JMP  aligned_ret_3434
 
-aligned_fixed_3430:
-aligned_planes_3454:
+aligned_fixed_3435:
+aligned_planes_3459:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -31461,9 +31507,9 @@ aligned_planes_3454:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3456
+	JA           aligned_top_done_3461
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3455
+	JAE          aligned_top_3460
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -31483,22 +31529,22 @@ aligned_planes_3454:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3455:
+aligned_top_3460:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_3456
+	JA       aligned_top_done_3461
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3455
+	JMP      aligned_top_3460
 
-aligned_top_done_3456:
+aligned_top_done_3461:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3457:
+aligned_gap_3462:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3458
+	JAE       aligned_gap_done_3463
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -31523,15 +31569,15 @@ aligned_gap_3457:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3457
+	JMP       aligned_gap_3462
 
-aligned_gap_done_3458:
+aligned_gap_done_3463:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3460
-	JMP  aligned_body_3462
+	JE   aligned_general_3465
+	JMP  aligned_body_3467
 
-aligned_rows_3461:
+aligned_rows_3466:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -31550,7 +31596,7 @@ aligned_rows_3461:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3463
+	JE        aligned_one_gap_3468
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -31561,17 +31607,17 @@ aligned_rows_3461:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_3463:
+aligned_one_gap_3468:
 	ADDQ $0x40, AX
 
-aligned_body_3462:
+aligned_body_3467:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3465
+	JGT          aligned_copy_done_3470
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -31581,15 +31627,15 @@ aligned_body_3462:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3464:
+aligned_copy_3469:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3464
+	JLE       aligned_copy_3469
 
-aligned_copy_done_3465:
+aligned_copy_done_3470:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -31597,21 +31643,21 @@ aligned_copy_done_3465:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3461
-	JMP  aligned_last_3459
+	JNZ  aligned_rows_3466
+	JMP  aligned_last_3464
 
-aligned_general_3460:
-	JMP aligned_body_3467
+aligned_general_3465:
+	JMP aligned_body_3472
 
-aligned_rows_3466:
+aligned_rows_3471:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3468:
+aligned_gap_3473:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3469
+	JAE       aligned_gap_done_3474
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -31622,17 +31668,17 @@ aligned_gap_3468:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3468
+	JMP       aligned_gap_3473
 
-aligned_gap_done_3469:
-aligned_body_3467:
+aligned_gap_done_3474:
+aligned_body_3472:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3471
+	JGT          aligned_copy_done_3476
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -31642,15 +31688,15 @@ aligned_body_3467:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3470:
+aligned_copy_3475:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3470
+	JLE       aligned_copy_3475
 
-aligned_copy_done_3471:
+aligned_copy_done_3476:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -31658,15 +31704,15 @@ aligned_copy_done_3471:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3466
+	JNZ  aligned_rows_3471
 
-aligned_last_3459:
+aligned_last_3464:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3472:
+aligned_gap_3477:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3473
+	JAE       aligned_gap_done_3478
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -31690,20 +31736,20 @@ aligned_gap_3472:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3472
+	JMP       aligned_gap_3477
 
-aligned_gap_done_3473:
-aligned_bottom_3474:
+aligned_gap_done_3478:
+aligned_bottom_3479:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3475
+	JA       aligned_bottom_done_3480
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3474
+	JMP      aligned_bottom_3479
 
-aligned_bottom_done_3475:
+aligned_bottom_done_3480:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3476
+	JAE      aligned_bottom_end_3481
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31722,16 +31768,16 @@ aligned_bottom_done_3475:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3476:
+aligned_bottom_end_3481:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3454
+	JNZ  aligned_planes_3459
 	VZEROUPPER
 
-aligned_ret_3429:
+aligned_ret_3434:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -31757,12 +31803,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_3477
+	JNE       lines_more_3482
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_3478
+	JMP       lines_ret_3483
 
-lines_more_3477:
+lines_more_3482:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -31770,26 +31816,26 @@ lines_more_3477:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3480
+	JB       lines_single_3485
 
-lines_pairs_3479:
+lines_pairs_3484:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3482
+	JZ        lines_noadv_3487
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3482:
+lines_noadv_3487:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3483
+	JZ        lines_noadv_3488
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3483:
+lines_noadv_3488:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -31801,37 +31847,37 @@ lines_noadv_3483:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_3479
+	JAE       lines_pairs_3484
 
-lines_single_3480:
+lines_single_3485:
 	CMPQ      BX, $0x01
-	JE        lines_last_3481
+	JE        lines_last_3486
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3484
+	JZ        lines_noadv_3489
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3484:
+lines_noadv_3489:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_3481:
+lines_last_3486:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3485
+	JZ        lines_noadv_3490
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3485:
+lines_noadv_3490:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_3478:
+lines_ret_3483:
 	VZEROUPPER
 	RET
 
@@ -31853,11 +31899,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3487
+	JB              expand_singles_3492
 
-expand_turns_3486:
+expand_turns_3491:
 	CMPQ      CX, R8
-	JA        expand_singles_3487
+	JA        expand_singles_3492
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -31930,20 +31976,20 @@ expand_turns_3486:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3486
+	JAE       expand_turns_3491
 
-expand_singles_3487:
+expand_singles_3492:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3488
+	JB        expand_tail_3493
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3490
+	JA        expand_far_3495
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3491:
+expand_near_3496:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -31954,11 +32000,11 @@ expand_near_3491:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3487
+	JMP       expand_singles_3492
 
-expand_tail_3488:
+expand_tail_3493:
 	TESTQ     DX, DX
-	JZ        expand_ret_3489
+	JZ        expand_ret_3494
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -31967,20 +32013,20 @@ expand_tail_3488:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3492
+	JA        expand_far_3497
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3493:
+expand_near_3498:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3489:
+expand_ret_3494:
 	VZEROUPPER
 	RET
 
-expand_far_3490:
+expand_far_3495:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -31988,9 +32034,9 @@ expand_far_3490:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3491
+	JMP          expand_near_3496
 
-expand_far_3492:
+expand_far_3497:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -31998,7 +32044,7 @@ expand_far_3492:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3493
+	JMP          expand_near_3498
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -32017,11 +32063,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3495
+	JB              expandd_singles_3500
 
-expandd_turns_3494:
+expandd_turns_3499:
 	CMPQ      CX, R8
-	JA        expandd_singles_3495
+	JA        expandd_singles_3500
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -32106,20 +32152,20 @@ expandd_turns_3494:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3494
+	JAE       expandd_turns_3499
 
-expandd_singles_3495:
+expandd_singles_3500:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3496
+	JB        expandd_tail_3501
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3498
+	JA        expandd_far_3503
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3499:
+expandd_near_3504:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -32130,11 +32176,11 @@ expandd_near_3499:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3495
+	JMP       expandd_singles_3500
 
-expandd_tail_3496:
+expandd_tail_3501:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3497
+	JZ        expandd_ret_3502
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -32144,20 +32190,20 @@ expandd_tail_3496:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3500
+	JA        expandd_far_3505
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3501:
+expandd_near_3506:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3497:
+expandd_ret_3502:
 	VZEROUPPER
 	RET
 
-expandd_far_3498:
+expandd_far_3503:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -32170,9 +32216,9 @@ expandd_far_3498:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3499
+	JMP          expandd_near_3504
 
-expandd_far_3500:
+expandd_far_3505:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -32185,7 +32231,7 @@ expandd_far_3500:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3501
+	JMP          expandd_near_3506
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -32207,24 +32253,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3503
+	JB      expandw_single_3508
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3502:
+expandw_pairs_3507:
 	CMPQ    CX, R9
-	JA      expandw_single_3503
+	JA      expandw_single_3508
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3506
+	JNE     expandw_general_3511
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3507
+	JMP     expandw_next_3512
 
-expandw_general_3506:
+expandw_general_3511:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -32244,27 +32290,27 @@ expandw_general_3506:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3507:
+expandw_next_3512:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3502
+	JAE     expandw_pairs_3507
 
-expandw_single_3503:
+expandw_single_3508:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3504
+	JB      expandw_tail_3509
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3512
+	JA      expandw_far_3517
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3513:
+expandw_near_3518:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -32274,11 +32320,11 @@ expandw_near_3513:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3503
+	JMP       expandw_single_3508
 
-expandw_tail_3504:
+expandw_tail_3509:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3505
+	JZ        expandw_ret_3510
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -32289,19 +32335,19 @@ expandw_tail_3504:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3514
+	JA        expandw_far_3519
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3515:
+expandw_near_3520:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3505:
+expandw_ret_3510:
 	VZEROUPPER
 	RET
 
-expandw_far_3512:
+expandw_far_3517:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -32313,9 +32359,9 @@ expandw_far_3512:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3513
+	JMP          expandw_near_3518
 
-expandw_far_3514:
+expandw_far_3519:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -32327,7 +32373,7 @@ expandw_far_3514:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3515
+	JMP          expandw_near_3520
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -32341,25 +32387,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3516
+	JNE     shufw_not2_3521
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3517
+	JE      shufw_blocks2_value_3522
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3518
+	JNE     shufw_list_3523
 
-shuf_planes_3520:
+shuf_planes_3525:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3522
+	JZ    shuf_done_3527
 	MOVQ  CX, R11
 
-shuf_rows_3523:
+shuf_rows_3528:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -32369,17 +32415,17 @@ shuf_rows_3523:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3523
+	JNZ     shuf_rows_3528
 
-shuf_done_3522:
+shuf_done_3527:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3520
+	JNZ  shuf_planes_3525
 	VZEROUPPER
 	RET
 
-shufw_list_3518:
+shufw_list_3523:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -32388,12 +32434,12 @@ shufw_list_3518:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3524
+	JZ      shuf_no_run_3529
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3524:
+shuf_no_run_3529:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32403,52 +32449,52 @@ shuf_no_run_3524:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3519
+	JA    shufw_list_loads_3524
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3525:
+shuf_offs_3530:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3526
+	JAE     shuf_offs_done_3531
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3525
+	JMP     shuf_offs_3530
 
-shuf_offs_done_3526:
+shuf_offs_done_3531:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3519
+	JA   shufw_list_loads_3524
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3527:
+shuf_offs_3532:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3528
+	JAE     shuf_offs_done_3533
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3527
+	JMP     shuf_offs_3532
 
-shuf_offs_done_3528:
+shuf_offs_done_3533:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3529:
+shuf_planes_3534:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3531
+	JZ      shuf_done_3536
 
-shuf_rows_3532:
+shuf_rows_3537:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32460,16 +32506,16 @@ shuf_rows_3532:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3532
+	JNZ     shuf_rows_3537
 
-shuf_done_3531:
+shuf_done_3536:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3533
+	JZ    shuf_done_3538
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3534:
+shuf_rows_3539:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32479,15 +32525,15 @@ shuf_rows_3534:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3534
+	JNZ     shuf_rows_3539
 
-shuf_done_3533:
+shuf_done_3538:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3535
+	JZ      shuf_done_3540
 
-shuf_rows_3536:
+shuf_rows_3541:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32499,25 +32545,25 @@ shuf_rows_3536:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3536
+	JNZ     shuf_rows_3541
 
-shuf_done_3535:
+shuf_done_3540:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3529
+	JNZ  shuf_planes_3534
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3519:
-shuf_planes_3537:
+shufw_list_loads_3524:
+shuf_planes_3542:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3539
+	JZ    shuf_done_3544
 
-shuf_rows_3540:
+shuf_rows_3545:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32530,16 +32576,16 @@ shuf_rows_3540:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3540
+	JNZ     shuf_rows_3545
 
-shuf_done_3539:
+shuf_done_3544:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3541
+	JZ    shuf_done_3546
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3542:
+shuf_rows_3547:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32549,15 +32595,15 @@ shuf_rows_3542:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3542
+	JNZ     shuf_rows_3547
 
-shuf_done_3541:
+shuf_done_3546:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3543
+	JZ    shuf_done_3548
 
-shuf_rows_3544:
+shuf_rows_3549:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32570,28 +32616,28 @@ shuf_rows_3544:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3544
+	JNZ     shuf_rows_3549
 
-shuf_done_3543:
+shuf_done_3548:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3537
+	JNZ  shuf_planes_3542
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3517:
+shufw_blocks2_value_3522:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3545
+	JNE  shufw_list_3550
 
-shuf_planes_3547:
+shuf_planes_3552:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3549
+	JZ    shuf_done_3554
 	MOVQ  CX, R11
 
-shuf_rows_3550:
+shuf_rows_3555:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -32603,17 +32649,17 @@ shuf_rows_3550:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3550
+	JNZ       shuf_rows_3555
 
-shuf_done_3549:
+shuf_done_3554:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3547
+	JNZ  shuf_planes_3552
 	VZEROUPPER
 	RET
 
-shufw_list_3545:
+shufw_list_3550:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -32622,12 +32668,12 @@ shufw_list_3545:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3551
+	JZ      shuf_no_run_3556
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3551:
+shuf_no_run_3556:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32637,52 +32683,52 @@ shuf_no_run_3551:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3546
+	JA    shufw_list_loads_3551
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3552:
+shuf_offs_3557:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3553
+	JAE     shuf_offs_done_3558
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3552
+	JMP     shuf_offs_3557
 
-shuf_offs_done_3553:
+shuf_offs_done_3558:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3546
+	JA   shufw_list_loads_3551
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3554:
+shuf_offs_3559:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3555
+	JAE     shuf_offs_done_3560
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3554
+	JMP     shuf_offs_3559
 
-shuf_offs_done_3555:
+shuf_offs_done_3560:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3556:
+shuf_planes_3561:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3558
+	JZ      shuf_done_3563
 
-shuf_rows_3559:
+shuf_rows_3564:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32696,16 +32742,16 @@ shuf_rows_3559:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3559
+	JNZ       shuf_rows_3564
 
-shuf_done_3558:
+shuf_done_3563:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3560
+	JZ    shuf_done_3565
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3561:
+shuf_rows_3566:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32717,15 +32763,15 @@ shuf_rows_3561:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3561
+	JNZ       shuf_rows_3566
 
-shuf_done_3560:
+shuf_done_3565:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3562
+	JZ      shuf_done_3567
 
-shuf_rows_3563:
+shuf_rows_3568:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32739,25 +32785,25 @@ shuf_rows_3563:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3563
+	JNZ       shuf_rows_3568
 
-shuf_done_3562:
+shuf_done_3567:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3556
+	JNZ  shuf_planes_3561
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3546:
-shuf_planes_3564:
+shufw_list_loads_3551:
+shuf_planes_3569:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3566
+	JZ    shuf_done_3571
 
-shuf_rows_3567:
+shuf_rows_3572:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32772,16 +32818,16 @@ shuf_rows_3567:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3567
+	JNZ       shuf_rows_3572
 
-shuf_done_3566:
+shuf_done_3571:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3568
+	JZ    shuf_done_3573
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3569:
+shuf_rows_3574:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32793,15 +32839,15 @@ shuf_rows_3569:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3569
+	JNZ       shuf_rows_3574
 
-shuf_done_3568:
+shuf_done_3573:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3570
+	JZ    shuf_done_3575
 
-shuf_rows_3571:
+shuf_rows_3576:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32816,35 +32862,35 @@ shuf_rows_3571:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3571
+	JNZ       shuf_rows_3576
 
-shuf_done_3570:
+shuf_done_3575:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3564
+	JNZ  shuf_planes_3569
 	VZEROUPPER
 	RET
 
-shufw_not2_3516:
+shufw_not2_3521:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3572
+	JNE     shufw_not3_3577
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3573
+	JE      shufw_blocks3_value_3578
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3574
+	JNE     shufw_list_3579
 
-shuf_planes_3576:
+shuf_planes_3581:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3578
+	JZ    shuf_done_3583
 	MOVQ  CX, R9
 
-shuf_rows_3579:
+shuf_rows_3584:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -32862,17 +32908,17 @@ shuf_rows_3579:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3579
+	JNZ     shuf_rows_3584
 
-shuf_done_3578:
+shuf_done_3583:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3576
+	JNZ  shuf_planes_3581
 	VZEROUPPER
 	RET
 
-shufw_list_3574:
+shufw_list_3579:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -32881,12 +32927,12 @@ shufw_list_3574:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3580
+	JZ      shuf_no_run_3585
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3580:
+shuf_no_run_3585:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32896,52 +32942,52 @@ shuf_no_run_3580:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3575
+	JA    shufw_list_loads_3580
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3581:
+shuf_offs_3586:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3582
+	JAE     shuf_offs_done_3587
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3581
+	JMP     shuf_offs_3586
 
-shuf_offs_done_3582:
+shuf_offs_done_3587:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3575
+	JA   shufw_list_loads_3580
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3583:
+shuf_offs_3588:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3584
+	JAE     shuf_offs_done_3589
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3583
+	JMP     shuf_offs_3588
 
-shuf_offs_done_3584:
+shuf_offs_done_3589:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3585:
+shuf_planes_3590:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3587
+	JZ      shuf_done_3592
 
-shuf_rows_3588:
+shuf_rows_3593:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32961,16 +33007,16 @@ shuf_rows_3588:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3588
+	JNZ     shuf_rows_3593
 
-shuf_done_3587:
+shuf_done_3592:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3589
+	JZ    shuf_done_3594
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3590:
+shuf_rows_3595:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -32988,15 +33034,15 @@ shuf_rows_3590:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3590
+	JNZ     shuf_rows_3595
 
-shuf_done_3589:
+shuf_done_3594:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3591
+	JZ      shuf_done_3596
 
-shuf_rows_3592:
+shuf_rows_3597:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33016,25 +33062,25 @@ shuf_rows_3592:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3592
+	JNZ     shuf_rows_3597
 
-shuf_done_3591:
+shuf_done_3596:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3585
+	JNZ  shuf_planes_3590
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3575:
-shuf_planes_3593:
+shufw_list_loads_3580:
+shuf_planes_3598:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3595
+	JZ    shuf_done_3600
 
-shuf_rows_3596:
+shuf_rows_3601:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33055,16 +33101,16 @@ shuf_rows_3596:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3596
+	JNZ     shuf_rows_3601
 
-shuf_done_3595:
+shuf_done_3600:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3597
+	JZ    shuf_done_3602
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3598:
+shuf_rows_3603:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -33082,15 +33128,15 @@ shuf_rows_3598:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3598
+	JNZ     shuf_rows_3603
 
-shuf_done_3597:
+shuf_done_3602:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3599
+	JZ    shuf_done_3604
 
-shuf_rows_3600:
+shuf_rows_3605:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33111,28 +33157,28 @@ shuf_rows_3600:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3600
+	JNZ     shuf_rows_3605
 
-shuf_done_3599:
+shuf_done_3604:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3593
+	JNZ  shuf_planes_3598
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3573:
+shufw_blocks3_value_3578:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3601
+	JNE  shufw_list_3606
 
-shuf_planes_3603:
+shuf_planes_3608:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3605
+	JZ    shuf_done_3610
 	MOVQ  CX, R9
 
-shuf_rows_3606:
+shuf_rows_3611:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -33153,17 +33199,17 @@ shuf_rows_3606:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3606
+	JNZ       shuf_rows_3611
 
-shuf_done_3605:
+shuf_done_3610:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3603
+	JNZ  shuf_planes_3608
 	VZEROUPPER
 	RET
 
-shufw_list_3601:
+shufw_list_3606:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -33172,12 +33218,12 @@ shufw_list_3601:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3607
+	JZ      shuf_no_run_3612
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3607:
+shuf_no_run_3612:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33187,52 +33233,52 @@ shuf_no_run_3607:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3602
+	JA    shufw_list_loads_3607
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3608:
+shuf_offs_3613:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3609
+	JAE     shuf_offs_done_3614
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3608
+	JMP     shuf_offs_3613
 
-shuf_offs_done_3609:
+shuf_offs_done_3614:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3602
+	JA   shufw_list_loads_3607
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3610:
+shuf_offs_3615:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3611
+	JAE     shuf_offs_done_3616
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3610
+	JMP     shuf_offs_3615
 
-shuf_offs_done_3611:
+shuf_offs_done_3616:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3612:
+shuf_planes_3617:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3614
+	JZ      shuf_done_3619
 
-shuf_rows_3615:
+shuf_rows_3620:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33255,16 +33301,16 @@ shuf_rows_3615:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3615
+	JNZ       shuf_rows_3620
 
-shuf_done_3614:
+shuf_done_3619:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3616
+	JZ    shuf_done_3621
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3617:
+shuf_rows_3622:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -33285,15 +33331,15 @@ shuf_rows_3617:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3617
+	JNZ       shuf_rows_3622
 
-shuf_done_3616:
+shuf_done_3621:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3618
+	JZ      shuf_done_3623
 
-shuf_rows_3619:
+shuf_rows_3624:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33316,25 +33362,25 @@ shuf_rows_3619:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3619
+	JNZ       shuf_rows_3624
 
-shuf_done_3618:
+shuf_done_3623:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3612
+	JNZ  shuf_planes_3617
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3602:
-shuf_planes_3620:
+shufw_list_loads_3607:
+shuf_planes_3625:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3622
+	JZ    shuf_done_3627
 
-shuf_rows_3623:
+shuf_rows_3628:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33358,16 +33404,16 @@ shuf_rows_3623:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3623
+	JNZ       shuf_rows_3628
 
-shuf_done_3622:
+shuf_done_3627:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3624
+	JZ    shuf_done_3629
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3625:
+shuf_rows_3630:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -33388,15 +33434,15 @@ shuf_rows_3625:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3625
+	JNZ       shuf_rows_3630
 
-shuf_done_3624:
+shuf_done_3629:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3626
+	JZ    shuf_done_3631
 
-shuf_rows_3627:
+shuf_rows_3632:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33420,36 +33466,36 @@ shuf_rows_3627:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3627
+	JNZ       shuf_rows_3632
 
-shuf_done_3626:
+shuf_done_3631:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3620
+	JNZ  shuf_planes_3625
 	VZEROUPPER
 	RET
 
-shufw_not3_3572:
+shufw_not3_3577:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3628
+	JNE     shufw_not4_3633
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3629
+	JE      shufw_blocks4_value_3634
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3630
+	JNE     shufw_list_3635
 
-shuf_planes_3632:
+shuf_planes_3637:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3634
+	JZ    shuf_done_3639
 	MOVQ  CX, R9
 
-shuf_rows_3635:
+shuf_rows_3640:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -33472,17 +33518,17 @@ shuf_rows_3635:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3635
+	JNZ     shuf_rows_3640
 
-shuf_done_3634:
+shuf_done_3639:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3632
+	JNZ  shuf_planes_3637
 	VZEROUPPER
 	RET
 
-shufw_list_3630:
+shufw_list_3635:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -33491,12 +33537,12 @@ shufw_list_3630:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3636
+	JZ      shuf_no_run_3641
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3636:
+shuf_no_run_3641:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33506,52 +33552,52 @@ shuf_no_run_3636:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3631
+	JA    shufw_list_loads_3636
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3637:
+shuf_offs_3642:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3638
+	JAE     shuf_offs_done_3643
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3637
+	JMP     shuf_offs_3642
 
-shuf_offs_done_3638:
+shuf_offs_done_3643:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3631
+	JA   shufw_list_loads_3636
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3639:
+shuf_offs_3644:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3640
+	JAE     shuf_offs_done_3645
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3639
+	JMP     shuf_offs_3644
 
-shuf_offs_done_3640:
+shuf_offs_done_3645:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3641:
+shuf_planes_3646:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3643
+	JZ      shuf_done_3648
 
-shuf_rows_3644:
+shuf_rows_3649:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33576,16 +33622,16 @@ shuf_rows_3644:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3644
+	JNZ     shuf_rows_3649
 
-shuf_done_3643:
+shuf_done_3648:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3645
+	JZ    shuf_done_3650
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3646:
+shuf_rows_3651:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -33608,15 +33654,15 @@ shuf_rows_3646:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3646
+	JNZ     shuf_rows_3651
 
-shuf_done_3645:
+shuf_done_3650:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3647
+	JZ      shuf_done_3652
 
-shuf_rows_3648:
+shuf_rows_3653:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33641,25 +33687,25 @@ shuf_rows_3648:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3648
+	JNZ     shuf_rows_3653
 
-shuf_done_3647:
+shuf_done_3652:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3641
+	JNZ  shuf_planes_3646
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3631:
-shuf_planes_3649:
+shufw_list_loads_3636:
+shuf_planes_3654:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3651
+	JZ    shuf_done_3656
 
-shuf_rows_3652:
+shuf_rows_3657:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33685,16 +33731,16 @@ shuf_rows_3652:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3652
+	JNZ     shuf_rows_3657
 
-shuf_done_3651:
+shuf_done_3656:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3653
+	JZ    shuf_done_3658
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3654:
+shuf_rows_3659:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -33717,15 +33763,15 @@ shuf_rows_3654:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3654
+	JNZ     shuf_rows_3659
 
-shuf_done_3653:
+shuf_done_3658:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3655
+	JZ    shuf_done_3660
 
-shuf_rows_3656:
+shuf_rows_3661:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33751,28 +33797,28 @@ shuf_rows_3656:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3656
+	JNZ     shuf_rows_3661
 
-shuf_done_3655:
+shuf_done_3660:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3649
+	JNZ  shuf_planes_3654
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3629:
+shufw_blocks4_value_3634:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3657
+	JNE  shufw_list_3662
 
-shuf_planes_3659:
+shuf_planes_3664:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3661
+	JZ    shuf_done_3666
 	MOVQ  CX, R9
 
-shuf_rows_3662:
+shuf_rows_3667:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -33799,17 +33845,17 @@ shuf_rows_3662:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3662
+	JNZ       shuf_rows_3667
 
-shuf_done_3661:
+shuf_done_3666:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3659
+	JNZ  shuf_planes_3664
 	VZEROUPPER
 	RET
 
-shufw_list_3657:
+shufw_list_3662:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -33818,12 +33864,12 @@ shufw_list_3657:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3663
+	JZ      shuf_no_run_3668
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3663:
+shuf_no_run_3668:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33833,52 +33879,52 @@ shuf_no_run_3663:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3658
+	JA    shufw_list_loads_3663
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3664:
+shuf_offs_3669:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3665
+	JAE     shuf_offs_done_3670
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3664
+	JMP     shuf_offs_3669
 
-shuf_offs_done_3665:
+shuf_offs_done_3670:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3658
+	JA   shufw_list_loads_3663
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3666:
+shuf_offs_3671:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3667
+	JAE     shuf_offs_done_3672
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3666
+	JMP     shuf_offs_3671
 
-shuf_offs_done_3667:
+shuf_offs_done_3672:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3668:
+shuf_planes_3673:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3670
+	JZ      shuf_done_3675
 
-shuf_rows_3671:
+shuf_rows_3676:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33907,16 +33953,16 @@ shuf_rows_3671:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3671
+	JNZ       shuf_rows_3676
 
-shuf_done_3670:
+shuf_done_3675:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3672
+	JZ    shuf_done_3677
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3673:
+shuf_rows_3678:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -33943,15 +33989,15 @@ shuf_rows_3673:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3673
+	JNZ       shuf_rows_3678
 
-shuf_done_3672:
+shuf_done_3677:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3674
+	JZ      shuf_done_3679
 
-shuf_rows_3675:
+shuf_rows_3680:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33980,25 +34026,25 @@ shuf_rows_3675:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3675
+	JNZ       shuf_rows_3680
 
-shuf_done_3674:
+shuf_done_3679:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3668
+	JNZ  shuf_planes_3673
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3658:
-shuf_planes_3676:
+shufw_list_loads_3663:
+shuf_planes_3681:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3678
+	JZ    shuf_done_3683
 
-shuf_rows_3679:
+shuf_rows_3684:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -34028,16 +34074,16 @@ shuf_rows_3679:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3679
+	JNZ       shuf_rows_3684
 
-shuf_done_3678:
+shuf_done_3683:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3680
+	JZ    shuf_done_3685
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3681:
+shuf_rows_3686:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -34064,15 +34110,15 @@ shuf_rows_3681:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3681
+	JNZ       shuf_rows_3686
 
-shuf_done_3680:
+shuf_done_3685:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3682
+	JZ    shuf_done_3687
 
-shuf_rows_3683:
+shuf_rows_3688:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -34102,35 +34148,35 @@ shuf_rows_3683:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3683
+	JNZ       shuf_rows_3688
 
-shuf_done_3682:
+shuf_done_3687:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3676
+	JNZ  shuf_planes_3681
 	VZEROUPPER
 	RET
 
-shufw_not4_3628:
+shufw_not4_3633:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3684
+	JNE     shufw_list_3689
 
-shuf_planes_3686:
+shuf_planes_3691:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3688
+	JZ    shuf_done_3693
 	MOVQ  CX, R10
 
-shuf_rows_3689:
+shuf_rows_3694:
 	MOVQ R8, R12
 
-shufw_blocks_3690:
+shufw_blocks_3695:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -34140,21 +34186,21 @@ shufw_blocks_3690:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3690
+	JB        shufw_blocks_3695
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3689
+	JNZ       shuf_rows_3694
 
-shuf_done_3688:
+shuf_done_3693:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3686
+	JNZ  shuf_planes_3691
 	VZEROUPPER
 	RET
 
-shufw_list_3684:
+shufw_list_3689:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -34163,12 +34209,12 @@ shufw_list_3684:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3691
+	JZ      shuf_no_run_3696
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3691:
+shuf_no_run_3696:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -34178,57 +34224,57 @@ shuf_no_run_3691:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3685
+	JA    shufw_list_loads_3690
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3692:
+shuf_offs_3697:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3693
+	JAE     shuf_offs_done_3698
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3692
+	JMP     shuf_offs_3697
 
-shuf_offs_done_3693:
+shuf_offs_done_3698:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3685
+	JA   shufw_list_loads_3690
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3694:
+shuf_offs_3699:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3695
+	JAE     shuf_offs_done_3700
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3694
+	JMP     shuf_offs_3699
 
-shuf_offs_done_3695:
+shuf_offs_done_3700:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3696:
+shuf_planes_3701:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3698
+	JZ      shuf_done_3703
 
-shuf_rows_3699:
+shuf_rows_3704:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3700:
+shufw_blocks_3705:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34238,23 +34284,23 @@ shufw_blocks_3700:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3700
+	JB        shufw_blocks_3705
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3699
+	JNZ       shuf_rows_3704
 
-shuf_done_3698:
+shuf_done_3703:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3701
+	JZ    shuf_done_3706
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3702:
+shuf_rows_3707:
 	MOVQ R8, R12
 
-shufw_blocks_3703:
+shufw_blocks_3708:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -34264,24 +34310,24 @@ shufw_blocks_3703:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3703
+	JB        shufw_blocks_3708
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3702
+	JNZ       shuf_rows_3707
 
-shuf_done_3701:
+shuf_done_3706:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3704
+	JZ      shuf_done_3709
 
-shuf_rows_3705:
+shuf_rows_3710:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3706:
+shufw_blocks_3711:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34291,35 +34337,35 @@ shufw_blocks_3706:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3706
+	JB        shufw_blocks_3711
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3705
+	JNZ       shuf_rows_3710
 
-shuf_done_3704:
+shuf_done_3709:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3696
+	JNZ  shuf_planes_3701
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3685:
-shuf_planes_3707:
+shufw_list_loads_3690:
+shuf_planes_3712:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3709
+	JZ    shuf_done_3714
 
-shuf_rows_3710:
+shuf_rows_3715:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3711:
+shufw_blocks_3716:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34329,23 +34375,23 @@ shufw_blocks_3711:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3711
+	JB        shufw_blocks_3716
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3710
+	JNZ       shuf_rows_3715
 
-shuf_done_3709:
+shuf_done_3714:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3712
+	JZ    shuf_done_3717
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3713:
+shuf_rows_3718:
 	MOVQ R8, R11
 
-shufw_blocks_3714:
+shufw_blocks_3719:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -34355,25 +34401,25 @@ shufw_blocks_3714:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3714
+	JB        shufw_blocks_3719
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3713
+	JNZ       shuf_rows_3718
 
-shuf_done_3712:
+shuf_done_3717:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3715
+	JZ    shuf_done_3720
 
-shuf_rows_3716:
+shuf_rows_3721:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3717:
+shufw_blocks_3722:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34383,17 +34429,17 @@ shufw_blocks_3717:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3717
+	JB        shufw_blocks_3722
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3716
+	JNZ       shuf_rows_3721
 
-shuf_done_3715:
+shuf_done_3720:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3707
+	JNZ  shuf_planes_3712
 	VZEROUPPER
 	RET
 
@@ -34411,38 +34457,38 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3718
+	JE      shufn_c16o32_3723
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3719
+	JE      shufn_c8o16_3724
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3720
+	JE      shufn_c8o8_3725
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3721
+	JE      shufn_c4o8_3726
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3722
+	JE      shufn_d16o16_3727
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3723
+	JE      shufn_d16o32_3728
 	CMPL    (DI), $0x07
-	JE      shufn_c8o32_3724
+	JE      shufn_c8o32_3729
 	CMPL    (DI), $0x08
-	JE      shufn_c4o32_3725
+	JE      shufn_c4o32_3730
 	CMPL    (DI), $0x09
-	JE      shufn_c4o16_3726
+	JE      shufn_c4o16_3731
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3727
+	JE      rowsShuffleNarrowAVX2_value_3732
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3728
+	JNE     shufn_list_3733
 
-shuf_planes_3730:
+shuf_planes_3735:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3732
+	JZ    shuf_done_3737
 	MOVQ  CX, R10
 
-shuf_rows_3733:
+shuf_rows_3738:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -34453,17 +34499,17 @@ shuf_rows_3733:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3733
+	JNZ            shuf_rows_3738
 
-shuf_done_3732:
+shuf_done_3737:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3730
+	JNZ  shuf_planes_3735
 	VZEROUPPER
 	RET
 
-shufn_list_3728:
+shufn_list_3733:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -34472,12 +34518,12 @@ shufn_list_3728:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3734
+	JZ      shuf_no_run_3739
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3734:
+shuf_no_run_3739:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34487,52 +34533,52 @@ shuf_no_run_3734:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3729
+	JA    shufn_list_loads_3734
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3735:
+shuf_offs_3740:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3736
+	JAE     shuf_offs_done_3741
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3735
+	JMP     shuf_offs_3740
 
-shuf_offs_done_3736:
+shuf_offs_done_3741:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3729
+	JA   shufn_list_loads_3734
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3737:
+shuf_offs_3742:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3738
+	JAE     shuf_offs_done_3743
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3737
+	JMP     shuf_offs_3742
 
-shuf_offs_done_3738:
+shuf_offs_done_3743:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3739:
+shuf_planes_3744:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3741
+	JZ      shuf_done_3746
 
-shuf_rows_3742:
+shuf_rows_3747:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34545,16 +34591,16 @@ shuf_rows_3742:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3742
+	JNZ            shuf_rows_3747
 
-shuf_done_3741:
+shuf_done_3746:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3743
+	JZ    shuf_done_3748
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3744:
+shuf_rows_3749:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34565,15 +34611,15 @@ shuf_rows_3744:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3744
+	JNZ            shuf_rows_3749
 
-shuf_done_3743:
+shuf_done_3748:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3745
+	JZ      shuf_done_3750
 
-shuf_rows_3746:
+shuf_rows_3751:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34586,25 +34632,25 @@ shuf_rows_3746:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3746
+	JNZ            shuf_rows_3751
 
-shuf_done_3745:
+shuf_done_3750:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3739
+	JNZ  shuf_planes_3744
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3729:
-shuf_planes_3747:
+shufn_list_loads_3734:
+shuf_planes_3752:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3749
+	JZ    shuf_done_3754
 
-shuf_rows_3750:
+shuf_rows_3755:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34618,16 +34664,16 @@ shuf_rows_3750:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3750
+	JNZ            shuf_rows_3755
 
-shuf_done_3749:
+shuf_done_3754:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3751
+	JZ    shuf_done_3756
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3752:
+shuf_rows_3757:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34638,15 +34684,15 @@ shuf_rows_3752:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3752
+	JNZ            shuf_rows_3757
 
-shuf_done_3751:
+shuf_done_3756:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3753
+	JZ    shuf_done_3758
 
-shuf_rows_3754:
+shuf_rows_3759:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34660,31 +34706,31 @@ shuf_rows_3754:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3754
+	JNZ            shuf_rows_3759
 
-shuf_done_3753:
+shuf_done_3758:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3747
+	JNZ  shuf_planes_3752
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3727:
+rowsShuffleNarrowAVX2_value_3732:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3755
+	JNE     shufn_list_3760
 
-shuf_planes_3757:
+shuf_planes_3762:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3759
+	JZ    shuf_done_3764
 	MOVQ  CX, R10
 
-shuf_rows_3760:
+shuf_rows_3765:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -34696,17 +34742,17 @@ shuf_rows_3760:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3760
+	JNZ            shuf_rows_3765
 
-shuf_done_3759:
+shuf_done_3764:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3757
+	JNZ  shuf_planes_3762
 	VZEROUPPER
 	RET
 
-shufn_list_3755:
+shufn_list_3760:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34715,12 +34761,12 @@ shufn_list_3755:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3761
+	JZ      shuf_no_run_3766
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3761:
+shuf_no_run_3766:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34730,52 +34776,52 @@ shuf_no_run_3761:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3756
+	JA    shufn_list_loads_3761
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3762:
+shuf_offs_3767:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3763
+	JAE     shuf_offs_done_3768
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3762
+	JMP     shuf_offs_3767
 
-shuf_offs_done_3763:
+shuf_offs_done_3768:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3756
+	JA   shufn_list_loads_3761
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3764:
+shuf_offs_3769:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3765
+	JAE     shuf_offs_done_3770
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3764
+	JMP     shuf_offs_3769
 
-shuf_offs_done_3765:
+shuf_offs_done_3770:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3766:
+shuf_planes_3771:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3768
+	JZ      shuf_done_3773
 
-shuf_rows_3769:
+shuf_rows_3774:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34789,16 +34835,16 @@ shuf_rows_3769:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3769
+	JNZ            shuf_rows_3774
 
-shuf_done_3768:
+shuf_done_3773:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3770
+	JZ    shuf_done_3775
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3771:
+shuf_rows_3776:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34810,15 +34856,15 @@ shuf_rows_3771:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3771
+	JNZ            shuf_rows_3776
 
-shuf_done_3770:
+shuf_done_3775:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3772
+	JZ      shuf_done_3777
 
-shuf_rows_3773:
+shuf_rows_3778:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34832,25 +34878,25 @@ shuf_rows_3773:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3773
+	JNZ            shuf_rows_3778
 
-shuf_done_3772:
+shuf_done_3777:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3766
+	JNZ  shuf_planes_3771
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3756:
-shuf_planes_3774:
+shufn_list_loads_3761:
+shuf_planes_3779:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3776
+	JZ    shuf_done_3781
 
-shuf_rows_3777:
+shuf_rows_3782:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34865,16 +34911,16 @@ shuf_rows_3777:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3777
+	JNZ            shuf_rows_3782
 
-shuf_done_3776:
+shuf_done_3781:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3778
+	JZ    shuf_done_3783
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3779:
+shuf_rows_3784:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34886,15 +34932,15 @@ shuf_rows_3779:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3779
+	JNZ            shuf_rows_3784
 
-shuf_done_3778:
+shuf_done_3783:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3780
+	JZ    shuf_done_3785
 
-shuf_rows_3781:
+shuf_rows_3786:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34909,34 +34955,34 @@ shuf_rows_3781:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3781
+	JNZ            shuf_rows_3786
 
-shuf_done_3780:
+shuf_done_3785:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3774
+	JNZ  shuf_planes_3779
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3718:
+shufn_c16o32_3723:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3782
+	JE      rowsShuffleNarrowAVX2_value_3787
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3783
+	JNE     shufn_list_3788
 
-shuf_planes_3785:
+shuf_planes_3790:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3787
+	JZ    shuf_done_3792
 	MOVQ  CX, R10
 
-shuf_rows_3788:
+shuf_rows_3793:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -34950,17 +34996,17 @@ shuf_rows_3788:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3788
+	JNZ            shuf_rows_3793
 
-shuf_done_3787:
+shuf_done_3792:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3785
+	JNZ  shuf_planes_3790
 	VZEROUPPER
 	RET
 
-shufn_list_3783:
+shufn_list_3788:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34969,12 +35015,12 @@ shufn_list_3783:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3789
+	JZ      shuf_no_run_3794
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3789:
+shuf_no_run_3794:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34984,52 +35030,52 @@ shuf_no_run_3789:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3784
+	JA    shufn_list_loads_3789
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3790:
+shuf_offs_3795:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3791
+	JAE     shuf_offs_done_3796
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3790
+	JMP     shuf_offs_3795
 
-shuf_offs_done_3791:
+shuf_offs_done_3796:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3784
+	JA   shufn_list_loads_3789
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3792:
+shuf_offs_3797:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3793
+	JAE     shuf_offs_done_3798
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3792
+	JMP     shuf_offs_3797
 
-shuf_offs_done_3793:
+shuf_offs_done_3798:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3794:
+shuf_planes_3799:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3796
+	JZ      shuf_done_3801
 
-shuf_rows_3797:
+shuf_rows_3802:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35045,16 +35091,16 @@ shuf_rows_3797:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3797
+	JNZ            shuf_rows_3802
 
-shuf_done_3796:
+shuf_done_3801:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3798
+	JZ    shuf_done_3803
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3799:
+shuf_rows_3804:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -35068,15 +35114,15 @@ shuf_rows_3799:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3799
+	JNZ            shuf_rows_3804
 
-shuf_done_3798:
+shuf_done_3803:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3800
+	JZ      shuf_done_3805
 
-shuf_rows_3801:
+shuf_rows_3806:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35092,25 +35138,25 @@ shuf_rows_3801:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3801
+	JNZ            shuf_rows_3806
 
-shuf_done_3800:
+shuf_done_3805:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3794
+	JNZ  shuf_planes_3799
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3784:
-shuf_planes_3802:
+shufn_list_loads_3789:
+shuf_planes_3807:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3804
+	JZ    shuf_done_3809
 
-shuf_rows_3805:
+shuf_rows_3810:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35127,16 +35173,16 @@ shuf_rows_3805:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3805
+	JNZ            shuf_rows_3810
 
-shuf_done_3804:
+shuf_done_3809:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3806
+	JZ    shuf_done_3811
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3807:
+shuf_rows_3812:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -35150,15 +35196,15 @@ shuf_rows_3807:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3807
+	JNZ            shuf_rows_3812
 
-shuf_done_3806:
+shuf_done_3811:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3808
+	JZ    shuf_done_3813
 
-shuf_rows_3809:
+shuf_rows_3814:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35175,17 +35221,17 @@ shuf_rows_3809:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3809
+	JNZ            shuf_rows_3814
 
-shuf_done_3808:
+shuf_done_3813:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3802
+	JNZ  shuf_planes_3807
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3782:
+rowsShuffleNarrowAVX2_value_3787:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -35197,16 +35243,16 @@ rowsShuffleNarrowAVX2_value_3782:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3810
+	JNE     shufn_list_3815
 
-shuf_planes_3812:
+shuf_planes_3817:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3814
+	JZ    shuf_done_3819
 	MOVQ  CX, R10
 
-shuf_rows_3815:
+shuf_rows_3820:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -35222,17 +35268,17 @@ shuf_rows_3815:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3815
+	JNZ            shuf_rows_3820
 
-shuf_done_3814:
+shuf_done_3819:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3812
+	JNZ  shuf_planes_3817
 	VZEROUPPER
 	RET
 
-shufn_list_3810:
+shufn_list_3815:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -35241,12 +35287,12 @@ shufn_list_3810:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3816
+	JZ      shuf_no_run_3821
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3816:
+shuf_no_run_3821:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35256,52 +35302,52 @@ shuf_no_run_3816:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3811
+	JA    shufn_list_loads_3816
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3817:
+shuf_offs_3822:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3818
+	JAE     shuf_offs_done_3823
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3817
+	JMP     shuf_offs_3822
 
-shuf_offs_done_3818:
+shuf_offs_done_3823:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3811
+	JA   shufn_list_loads_3816
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3819:
+shuf_offs_3824:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3820
+	JAE     shuf_offs_done_3825
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3819
+	JMP     shuf_offs_3824
 
-shuf_offs_done_3820:
+shuf_offs_done_3825:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3821:
+shuf_planes_3826:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3823
+	JZ      shuf_done_3828
 
-shuf_rows_3824:
+shuf_rows_3829:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35319,16 +35365,16 @@ shuf_rows_3824:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3824
+	JNZ            shuf_rows_3829
 
-shuf_done_3823:
+shuf_done_3828:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3825
+	JZ    shuf_done_3830
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3826:
+shuf_rows_3831:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35344,15 +35390,15 @@ shuf_rows_3826:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3826
+	JNZ            shuf_rows_3831
 
-shuf_done_3825:
+shuf_done_3830:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3827
+	JZ      shuf_done_3832
 
-shuf_rows_3828:
+shuf_rows_3833:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35370,25 +35416,25 @@ shuf_rows_3828:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3828
+	JNZ            shuf_rows_3833
 
-shuf_done_3827:
+shuf_done_3832:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3821
+	JNZ  shuf_planes_3826
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3811:
-shuf_planes_3829:
+shufn_list_loads_3816:
+shuf_planes_3834:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3831
+	JZ    shuf_done_3836
 
-shuf_rows_3832:
+shuf_rows_3837:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35407,16 +35453,16 @@ shuf_rows_3832:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3832
+	JNZ            shuf_rows_3837
 
-shuf_done_3831:
+shuf_done_3836:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3833
+	JZ    shuf_done_3838
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3834:
+shuf_rows_3839:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35432,15 +35478,15 @@ shuf_rows_3834:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3834
+	JNZ            shuf_rows_3839
 
-shuf_done_3833:
+shuf_done_3838:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3835
+	JZ    shuf_done_3840
 
-shuf_rows_3836:
+shuf_rows_3841:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35459,31 +35505,31 @@ shuf_rows_3836:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3836
+	JNZ            shuf_rows_3841
 
-shuf_done_3835:
+shuf_done_3840:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3829
+	JNZ  shuf_planes_3834
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3719:
+shufn_c8o16_3724:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3837
+	JE      rowsShuffleNarrowAVX2_value_3842
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3838
+	JNE     shufn_list_3843
 
-shuf_planes_3840:
+shuf_planes_3845:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3842
+	JZ    shuf_done_3847
 	MOVQ  CX, R10
 
-shuf_rows_3843:
+shuf_rows_3848:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35493,17 +35539,17 @@ shuf_rows_3843:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3843
+	JNZ          shuf_rows_3848
 
-shuf_done_3842:
+shuf_done_3847:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3840
+	JNZ  shuf_planes_3845
 	VZEROUPPER
 	RET
 
-shufn_list_3838:
+shufn_list_3843:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35512,12 +35558,12 @@ shufn_list_3838:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3844
+	JZ      shuf_no_run_3849
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3844:
+shuf_no_run_3849:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35527,52 +35573,52 @@ shuf_no_run_3844:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3839
+	JA    shufn_list_loads_3844
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3845:
+shuf_offs_3850:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3846
+	JAE     shuf_offs_done_3851
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3845
+	JMP     shuf_offs_3850
 
-shuf_offs_done_3846:
+shuf_offs_done_3851:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3839
+	JA   shufn_list_loads_3844
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3847:
+shuf_offs_3852:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3848
+	JAE     shuf_offs_done_3853
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3847
+	JMP     shuf_offs_3852
 
-shuf_offs_done_3848:
+shuf_offs_done_3853:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3849:
+shuf_planes_3854:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3851
+	JZ      shuf_done_3856
 
-shuf_rows_3852:
+shuf_rows_3857:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -35584,16 +35630,16 @@ shuf_rows_3852:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3852
+	JNZ          shuf_rows_3857
 
-shuf_done_3851:
+shuf_done_3856:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3853
+	JZ    shuf_done_3858
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3854:
+shuf_rows_3859:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35603,15 +35649,15 @@ shuf_rows_3854:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3854
+	JNZ          shuf_rows_3859
 
-shuf_done_3853:
+shuf_done_3858:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3855
+	JZ      shuf_done_3860
 
-shuf_rows_3856:
+shuf_rows_3861:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35623,25 +35669,25 @@ shuf_rows_3856:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3856
+	JNZ          shuf_rows_3861
 
-shuf_done_3855:
+shuf_done_3860:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3849
+	JNZ  shuf_planes_3854
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3839:
-shuf_planes_3857:
+shufn_list_loads_3844:
+shuf_planes_3862:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3859
+	JZ    shuf_done_3864
 
-shuf_rows_3860:
+shuf_rows_3865:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35654,16 +35700,16 @@ shuf_rows_3860:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3860
+	JNZ          shuf_rows_3865
 
-shuf_done_3859:
+shuf_done_3864:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3861
+	JZ    shuf_done_3866
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3862:
+shuf_rows_3867:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -35673,15 +35719,15 @@ shuf_rows_3862:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3862
+	JNZ          shuf_rows_3867
 
-shuf_done_3861:
+shuf_done_3866:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3863
+	JZ    shuf_done_3868
 
-shuf_rows_3864:
+shuf_rows_3869:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35694,30 +35740,30 @@ shuf_rows_3864:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3864
+	JNZ          shuf_rows_3869
 
-shuf_done_3863:
+shuf_done_3868:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3857
+	JNZ  shuf_planes_3862
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3837:
+rowsShuffleNarrowAVX2_value_3842:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3865
+	JNE     shufn_list_3870
 
-shuf_planes_3867:
+shuf_planes_3872:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3869
+	JZ    shuf_done_3874
 	MOVQ  CX, R10
 
-shuf_rows_3870:
+shuf_rows_3875:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -35728,17 +35774,17 @@ shuf_rows_3870:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3870
+	JNZ          shuf_rows_3875
 
-shuf_done_3869:
+shuf_done_3874:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3867
+	JNZ  shuf_planes_3872
 	VZEROUPPER
 	RET
 
-shufn_list_3865:
+shufn_list_3870:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35747,12 +35793,12 @@ shufn_list_3865:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3871
+	JZ      shuf_no_run_3876
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3871:
+shuf_no_run_3876:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35762,52 +35808,52 @@ shuf_no_run_3871:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3866
+	JA    shufn_list_loads_3871
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3872:
+shuf_offs_3877:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3873
+	JAE     shuf_offs_done_3878
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3872
+	JMP     shuf_offs_3877
 
-shuf_offs_done_3873:
+shuf_offs_done_3878:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3866
+	JA   shufn_list_loads_3871
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3874:
+shuf_offs_3879:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3875
+	JAE     shuf_offs_done_3880
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3874
+	JMP     shuf_offs_3879
 
-shuf_offs_done_3875:
+shuf_offs_done_3880:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3876:
+shuf_planes_3881:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3878
+	JZ      shuf_done_3883
 
-shuf_rows_3879:
+shuf_rows_3884:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35820,16 +35866,16 @@ shuf_rows_3879:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3879
+	JNZ          shuf_rows_3884
 
-shuf_done_3878:
+shuf_done_3883:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3880
+	JZ    shuf_done_3885
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3881:
+shuf_rows_3886:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -35840,15 +35886,15 @@ shuf_rows_3881:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3881
+	JNZ          shuf_rows_3886
 
-shuf_done_3880:
+shuf_done_3885:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3882
+	JZ      shuf_done_3887
 
-shuf_rows_3883:
+shuf_rows_3888:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -35861,25 +35907,25 @@ shuf_rows_3883:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3883
+	JNZ          shuf_rows_3888
 
-shuf_done_3882:
+shuf_done_3887:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3876
+	JNZ  shuf_planes_3881
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3866:
-shuf_planes_3884:
+shufn_list_loads_3871:
+shuf_planes_3889:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3886
+	JZ    shuf_done_3891
 
-shuf_rows_3887:
+shuf_rows_3892:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35893,16 +35939,16 @@ shuf_rows_3887:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3887
+	JNZ          shuf_rows_3892
 
-shuf_done_3886:
+shuf_done_3891:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3888
+	JZ    shuf_done_3893
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3889:
+shuf_rows_3894:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -35913,15 +35959,15 @@ shuf_rows_3889:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3889
+	JNZ          shuf_rows_3894
 
-shuf_done_3888:
+shuf_done_3893:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3890
+	JZ    shuf_done_3895
 
-shuf_rows_3891:
+shuf_rows_3896:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35935,31 +35981,31 @@ shuf_rows_3891:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3891
+	JNZ          shuf_rows_3896
 
-shuf_done_3890:
+shuf_done_3895:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3884
+	JNZ  shuf_planes_3889
 	VZEROUPPER
 	RET
 
-shufn_c4o16_3726:
+shufn_c4o16_3731:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3892
+	JE      rowsShuffleNarrowAVX2_value_3897
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3893
+	JNE     shufn_list_3898
 
-shuf_planes_3895:
+shuf_planes_3900:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3897
+	JZ    shuf_done_3902
 	MOVQ  CX, R10
 
-shuf_rows_3898:
+shuf_rows_3903:
 	VMOVD        (R10), X1
 	VPINSRD      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35969,17 +36015,17 @@ shuf_rows_3898:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3898
+	JNZ          shuf_rows_3903
 
-shuf_done_3897:
+shuf_done_3902:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3895
+	JNZ  shuf_planes_3900
 	VZEROUPPER
 	RET
 
-shufn_list_3893:
+shufn_list_3898:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35988,12 +36034,12 @@ shufn_list_3893:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3899
+	JZ      shuf_no_run_3904
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3899:
+shuf_no_run_3904:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36003,52 +36049,52 @@ shuf_no_run_3899:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3894
+	JA    shufn_list_loads_3899
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3900:
+shuf_offs_3905:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3901
+	JAE     shuf_offs_done_3906
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3900
+	JMP     shuf_offs_3905
 
-shuf_offs_done_3901:
+shuf_offs_done_3906:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3894
+	JA   shufn_list_loads_3899
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3902:
+shuf_offs_3907:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3903
+	JAE     shuf_offs_done_3908
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3902
+	JMP     shuf_offs_3907
 
-shuf_offs_done_3903:
+shuf_offs_done_3908:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3904:
+shuf_planes_3909:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3906
+	JZ      shuf_done_3911
 
-shuf_rows_3907:
+shuf_rows_3912:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X8
@@ -36060,16 +36106,16 @@ shuf_rows_3907:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3907
+	JNZ          shuf_rows_3912
 
-shuf_done_3906:
+shuf_done_3911:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3908
+	JZ    shuf_done_3913
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3909:
+shuf_rows_3914:
 	VMOVD        (R10), X9
 	VPINSRD      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -36079,15 +36125,15 @@ shuf_rows_3909:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3909
+	JNZ          shuf_rows_3914
 
-shuf_done_3908:
+shuf_done_3913:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3910
+	JZ      shuf_done_3915
 
-shuf_rows_3911:
+shuf_rows_3916:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -36099,25 +36145,25 @@ shuf_rows_3911:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3911
+	JNZ          shuf_rows_3916
 
-shuf_done_3910:
+shuf_done_3915:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3904
+	JNZ  shuf_planes_3909
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3894:
-shuf_planes_3912:
+shufn_list_loads_3899:
+shuf_planes_3917:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3914
+	JZ    shuf_done_3919
 
-shuf_rows_3915:
+shuf_rows_3920:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36130,16 +36176,16 @@ shuf_rows_3915:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3915
+	JNZ          shuf_rows_3920
 
-shuf_done_3914:
+shuf_done_3919:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3916
+	JZ    shuf_done_3921
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3917:
+shuf_rows_3922:
 	VMOVD        (R10), X8
 	VPINSRD      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -36149,15 +36195,15 @@ shuf_rows_3917:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3917
+	JNZ          shuf_rows_3922
 
-shuf_done_3916:
+shuf_done_3921:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3918
+	JZ    shuf_done_3923
 
-shuf_rows_3919:
+shuf_rows_3924:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36170,30 +36216,30 @@ shuf_rows_3919:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3919
+	JNZ          shuf_rows_3924
 
-shuf_done_3918:
+shuf_done_3923:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3912
+	JNZ  shuf_planes_3917
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3892:
+rowsShuffleNarrowAVX2_value_3897:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3920
+	JNE     shufn_list_3925
 
-shuf_planes_3922:
+shuf_planes_3927:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3924
+	JZ    shuf_done_3929
 	MOVQ  CX, R10
 
-shuf_rows_3925:
+shuf_rows_3930:
 	VMOVD        (R10), X3
 	VPINSRD      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -36204,17 +36250,17 @@ shuf_rows_3925:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3925
+	JNZ          shuf_rows_3930
 
-shuf_done_3924:
+shuf_done_3929:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3922
+	JNZ  shuf_planes_3927
 	VZEROUPPER
 	RET
 
-shufn_list_3920:
+shufn_list_3925:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36223,12 +36269,12 @@ shufn_list_3920:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3926
+	JZ      shuf_no_run_3931
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3926:
+shuf_no_run_3931:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36238,52 +36284,52 @@ shuf_no_run_3926:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3921
+	JA    shufn_list_loads_3926
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3927:
+shuf_offs_3932:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3928
+	JAE     shuf_offs_done_3933
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3927
+	JMP     shuf_offs_3932
 
-shuf_offs_done_3928:
+shuf_offs_done_3933:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3921
+	JA   shufn_list_loads_3926
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3929:
+shuf_offs_3934:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3930
+	JAE     shuf_offs_done_3935
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3929
+	JMP     shuf_offs_3934
 
-shuf_offs_done_3930:
+shuf_offs_done_3935:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3931:
+shuf_planes_3936:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3933
+	JZ      shuf_done_3938
 
-shuf_rows_3934:
+shuf_rows_3939:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -36296,16 +36342,16 @@ shuf_rows_3934:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3934
+	JNZ          shuf_rows_3939
 
-shuf_done_3933:
+shuf_done_3938:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3935
+	JZ    shuf_done_3940
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3936:
+shuf_rows_3941:
 	VMOVD        (R10), X11
 	VPINSRD      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -36316,15 +36362,15 @@ shuf_rows_3936:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3936
+	JNZ          shuf_rows_3941
 
-shuf_done_3935:
+shuf_done_3940:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3937
+	JZ      shuf_done_3942
 
-shuf_rows_3938:
+shuf_rows_3943:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X12
@@ -36337,25 +36383,25 @@ shuf_rows_3938:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3938
+	JNZ          shuf_rows_3943
 
-shuf_done_3937:
+shuf_done_3942:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3931
+	JNZ  shuf_planes_3936
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3921:
-shuf_planes_3939:
+shufn_list_loads_3926:
+shuf_planes_3944:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3941
+	JZ    shuf_done_3946
 
-shuf_rows_3942:
+shuf_rows_3947:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36369,16 +36415,16 @@ shuf_rows_3942:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3942
+	JNZ          shuf_rows_3947
 
-shuf_done_3941:
+shuf_done_3946:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3943
+	JZ    shuf_done_3948
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3944:
+shuf_rows_3949:
 	VMOVD        (R10), X10
 	VPINSRD      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -36389,15 +36435,15 @@ shuf_rows_3944:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3944
+	JNZ          shuf_rows_3949
 
-shuf_done_3943:
+shuf_done_3948:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3945
+	JZ    shuf_done_3950
 
-shuf_rows_3946:
+shuf_rows_3951:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36411,31 +36457,31 @@ shuf_rows_3946:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3946
+	JNZ          shuf_rows_3951
 
-shuf_done_3945:
+shuf_done_3950:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3939
+	JNZ  shuf_planes_3944
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3722:
+shufn_d16o16_3727:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3947
+	JE      rowsShuffleNarrowAVX2_value_3952
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3948
+	JNE     shufn_list_3953
 
-shuf_planes_3950:
+shuf_planes_3955:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3952
+	JZ    shuf_done_3957
 	MOVQ  CX, R10
 
-shuf_rows_3953:
+shuf_rows_3958:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -36444,17 +36490,17 @@ shuf_rows_3953:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3953
+	JNZ          shuf_rows_3958
 
-shuf_done_3952:
+shuf_done_3957:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3950
+	JNZ  shuf_planes_3955
 	VZEROUPPER
 	RET
 
-shufn_list_3948:
+shufn_list_3953:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36463,12 +36509,12 @@ shufn_list_3948:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3954
+	JZ      shuf_no_run_3959
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3954:
+shuf_no_run_3959:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36478,52 +36524,52 @@ shuf_no_run_3954:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3949
+	JA    shufn_list_loads_3954
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3955:
+shuf_offs_3960:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3956
+	JAE     shuf_offs_done_3961
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3955
+	JMP     shuf_offs_3960
 
-shuf_offs_done_3956:
+shuf_offs_done_3961:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3949
+	JA   shufn_list_loads_3954
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3957:
+shuf_offs_3962:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3958
+	JAE     shuf_offs_done_3963
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3957
+	JMP     shuf_offs_3962
 
-shuf_offs_done_3958:
+shuf_offs_done_3963:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3959:
+shuf_planes_3964:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3961
+	JZ      shuf_done_3966
 
-shuf_rows_3962:
+shuf_rows_3967:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -36534,16 +36580,16 @@ shuf_rows_3962:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3962
+	JNZ          shuf_rows_3967
 
-shuf_done_3961:
+shuf_done_3966:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3963
+	JZ    shuf_done_3968
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3964:
+shuf_rows_3969:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -36552,15 +36598,15 @@ shuf_rows_3964:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3964
+	JNZ          shuf_rows_3969
 
-shuf_done_3963:
+shuf_done_3968:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3965
+	JZ      shuf_done_3970
 
-shuf_rows_3966:
+shuf_rows_3971:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36571,25 +36617,25 @@ shuf_rows_3966:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3966
+	JNZ          shuf_rows_3971
 
-shuf_done_3965:
+shuf_done_3970:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3959
+	JNZ  shuf_planes_3964
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3949:
-shuf_planes_3967:
+shufn_list_loads_3954:
+shuf_planes_3972:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3969
+	JZ    shuf_done_3974
 
-shuf_rows_3970:
+shuf_rows_3975:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36601,16 +36647,16 @@ shuf_rows_3970:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3970
+	JNZ          shuf_rows_3975
 
-shuf_done_3969:
+shuf_done_3974:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3971
+	JZ    shuf_done_3976
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3972:
+shuf_rows_3977:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -36619,15 +36665,15 @@ shuf_rows_3972:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3972
+	JNZ          shuf_rows_3977
 
-shuf_done_3971:
+shuf_done_3976:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3973
+	JZ    shuf_done_3978
 
-shuf_rows_3974:
+shuf_rows_3979:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36639,30 +36685,30 @@ shuf_rows_3974:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3974
+	JNZ          shuf_rows_3979
 
-shuf_done_3973:
+shuf_done_3978:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3967
+	JNZ  shuf_planes_3972
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3947:
+rowsShuffleNarrowAVX2_value_3952:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3975
+	JNE     shufn_list_3980
 
-shuf_planes_3977:
+shuf_planes_3982:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3979
+	JZ    shuf_done_3984
 	MOVQ  CX, R10
 
-shuf_rows_3980:
+shuf_rows_3985:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -36672,17 +36718,17 @@ shuf_rows_3980:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3980
+	JNZ          shuf_rows_3985
 
-shuf_done_3979:
+shuf_done_3984:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3977
+	JNZ  shuf_planes_3982
 	VZEROUPPER
 	RET
 
-shufn_list_3975:
+shufn_list_3980:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36691,12 +36737,12 @@ shufn_list_3975:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3981
+	JZ      shuf_no_run_3986
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3981:
+shuf_no_run_3986:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36706,52 +36752,52 @@ shuf_no_run_3981:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3976
+	JA    shufn_list_loads_3981
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3982:
+shuf_offs_3987:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3983
+	JAE     shuf_offs_done_3988
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3982
+	JMP     shuf_offs_3987
 
-shuf_offs_done_3983:
+shuf_offs_done_3988:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3976
+	JA   shufn_list_loads_3981
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3984:
+shuf_offs_3989:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3985
+	JAE     shuf_offs_done_3990
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3984
+	JMP     shuf_offs_3989
 
-shuf_offs_done_3985:
+shuf_offs_done_3990:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3986:
+shuf_planes_3991:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3988
+	JZ      shuf_done_3993
 
-shuf_rows_3989:
+shuf_rows_3994:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36763,16 +36809,16 @@ shuf_rows_3989:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3989
+	JNZ          shuf_rows_3994
 
-shuf_done_3988:
+shuf_done_3993:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3990
+	JZ    shuf_done_3995
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3991:
+shuf_rows_3996:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -36782,15 +36828,15 @@ shuf_rows_3991:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3991
+	JNZ          shuf_rows_3996
 
-shuf_done_3990:
+shuf_done_3995:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3992
+	JZ      shuf_done_3997
 
-shuf_rows_3993:
+shuf_rows_3998:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -36802,25 +36848,25 @@ shuf_rows_3993:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3993
+	JNZ          shuf_rows_3998
 
-shuf_done_3992:
+shuf_done_3997:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3986
+	JNZ  shuf_planes_3991
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3976:
-shuf_planes_3994:
+shufn_list_loads_3981:
+shuf_planes_3999:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3996
+	JZ    shuf_done_4001
 
-shuf_rows_3997:
+shuf_rows_4002:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36833,16 +36879,16 @@ shuf_rows_3997:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3997
+	JNZ          shuf_rows_4002
 
-shuf_done_3996:
+shuf_done_4001:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3998
+	JZ    shuf_done_4003
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3999:
+shuf_rows_4004:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -36852,15 +36898,15 @@ shuf_rows_3999:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3999
+	JNZ          shuf_rows_4004
 
-shuf_done_3998:
+shuf_done_4003:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4000
+	JZ    shuf_done_4005
 
-shuf_rows_4001:
+shuf_rows_4006:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36873,32 +36919,32 @@ shuf_rows_4001:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_4001
+	JNZ          shuf_rows_4006
 
-shuf_done_4000:
+shuf_done_4005:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3994
+	JNZ  shuf_planes_3999
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3723:
+shufn_d16o32_3728:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4002
+	JE      rowsShuffleNarrowAVX2_value_4007
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4003
+	JNE     shufn_list_4008
 
-shuf_planes_4005:
+shuf_planes_4010:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4007
+	JZ    shuf_done_4012
 	MOVQ  CX, R10
 
-shuf_rows_4008:
+shuf_rows_4013:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -36908,17 +36954,17 @@ shuf_rows_4008:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4008
+	JNZ         shuf_rows_4013
 
-shuf_done_4007:
+shuf_done_4012:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4005
+	JNZ  shuf_planes_4010
 	VZEROUPPER
 	RET
 
-shufn_list_4003:
+shufn_list_4008:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36927,12 +36973,12 @@ shufn_list_4003:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4009
+	JZ      shuf_no_run_4014
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4009:
+shuf_no_run_4014:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36942,52 +36988,52 @@ shuf_no_run_4009:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4004
+	JA    shufn_list_loads_4009
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4010:
+shuf_offs_4015:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4011
+	JAE     shuf_offs_done_4016
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4010
+	JMP     shuf_offs_4015
 
-shuf_offs_done_4011:
+shuf_offs_done_4016:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4004
+	JA   shufn_list_loads_4009
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4012:
+shuf_offs_4017:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4013
+	JAE     shuf_offs_done_4018
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4012
+	JMP     shuf_offs_4017
 
-shuf_offs_done_4013:
+shuf_offs_done_4018:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4014:
+shuf_planes_4019:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4016
+	JZ      shuf_done_4021
 
-shuf_rows_4017:
+shuf_rows_4022:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -36999,16 +37045,16 @@ shuf_rows_4017:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4017
+	JNZ         shuf_rows_4022
 
-shuf_done_4016:
+shuf_done_4021:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4018
+	JZ    shuf_done_4023
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4019:
+shuf_rows_4024:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -37018,15 +37064,15 @@ shuf_rows_4019:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4019
+	JNZ         shuf_rows_4024
 
-shuf_done_4018:
+shuf_done_4023:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4020
+	JZ      shuf_done_4025
 
-shuf_rows_4021:
+shuf_rows_4026:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -37038,25 +37084,25 @@ shuf_rows_4021:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4021
+	JNZ         shuf_rows_4026
 
-shuf_done_4020:
+shuf_done_4025:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4014
+	JNZ  shuf_planes_4019
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4004:
-shuf_planes_4022:
+shufn_list_loads_4009:
+shuf_planes_4027:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4024
+	JZ    shuf_done_4029
 
-shuf_rows_4025:
+shuf_rows_4030:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37069,16 +37115,16 @@ shuf_rows_4025:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4025
+	JNZ         shuf_rows_4030
 
-shuf_done_4024:
+shuf_done_4029:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4026
+	JZ    shuf_done_4031
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4027:
+shuf_rows_4032:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -37088,15 +37134,15 @@ shuf_rows_4027:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4027
+	JNZ         shuf_rows_4032
 
-shuf_done_4026:
+shuf_done_4031:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4028
+	JZ    shuf_done_4033
 
-shuf_rows_4029:
+shuf_rows_4034:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37109,32 +37155,32 @@ shuf_rows_4029:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4029
+	JNZ         shuf_rows_4034
 
-shuf_done_4028:
+shuf_done_4033:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4022
+	JNZ  shuf_planes_4027
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4002:
+rowsShuffleNarrowAVX2_value_4007:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4030
+	JNE     shufn_list_4035
 
-shuf_planes_4032:
+shuf_planes_4037:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4034
+	JZ    shuf_done_4039
 	MOVQ  CX, R10
 
-shuf_rows_4035:
+shuf_rows_4040:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -37146,17 +37192,17 @@ shuf_rows_4035:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4035
+	JNZ         shuf_rows_4040
 
-shuf_done_4034:
+shuf_done_4039:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4032
+	JNZ  shuf_planes_4037
 	VZEROUPPER
 	RET
 
-shufn_list_4030:
+shufn_list_4035:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37165,12 +37211,12 @@ shufn_list_4030:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4036
+	JZ      shuf_no_run_4041
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4036:
+shuf_no_run_4041:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37180,52 +37226,52 @@ shuf_no_run_4036:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4031
+	JA    shufn_list_loads_4036
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4037:
+shuf_offs_4042:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4038
+	JAE     shuf_offs_done_4043
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4037
+	JMP     shuf_offs_4042
 
-shuf_offs_done_4038:
+shuf_offs_done_4043:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4031
+	JA   shufn_list_loads_4036
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4039:
+shuf_offs_4044:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4040
+	JAE     shuf_offs_done_4045
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4039
+	JMP     shuf_offs_4044
 
-shuf_offs_done_4040:
+shuf_offs_done_4045:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4041:
+shuf_planes_4046:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4043
+	JZ      shuf_done_4048
 
-shuf_rows_4044:
+shuf_rows_4049:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -37239,16 +37285,16 @@ shuf_rows_4044:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4044
+	JNZ         shuf_rows_4049
 
-shuf_done_4043:
+shuf_done_4048:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4045
+	JZ    shuf_done_4050
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4046:
+shuf_rows_4051:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -37260,15 +37306,15 @@ shuf_rows_4046:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4046
+	JNZ         shuf_rows_4051
 
-shuf_done_4045:
+shuf_done_4050:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4047
+	JZ      shuf_done_4052
 
-shuf_rows_4048:
+shuf_rows_4053:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -37282,25 +37328,25 @@ shuf_rows_4048:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4048
+	JNZ         shuf_rows_4053
 
-shuf_done_4047:
+shuf_done_4052:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4041
+	JNZ  shuf_planes_4046
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4031:
-shuf_planes_4049:
+shufn_list_loads_4036:
+shuf_planes_4054:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4051
+	JZ    shuf_done_4056
 
-shuf_rows_4052:
+shuf_rows_4057:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37315,16 +37361,16 @@ shuf_rows_4052:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4052
+	JNZ         shuf_rows_4057
 
-shuf_done_4051:
+shuf_done_4056:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4053
+	JZ    shuf_done_4058
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4054:
+shuf_rows_4059:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -37336,15 +37382,15 @@ shuf_rows_4054:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4054
+	JNZ         shuf_rows_4059
 
-shuf_done_4053:
+shuf_done_4058:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4055
+	JZ    shuf_done_4060
 
-shuf_rows_4056:
+shuf_rows_4061:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37359,32 +37405,32 @@ shuf_rows_4056:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4056
+	JNZ         shuf_rows_4061
 
-shuf_done_4055:
+shuf_done_4060:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4049
+	JNZ  shuf_planes_4054
 	VZEROUPPER
 	RET
 
-shufn_c8o32_3724:
+shufn_c8o32_3729:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4057
+	JE      rowsShuffleNarrowAVX2_value_4062
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4058
+	JNE     shufn_list_4063
 
-shuf_planes_4060:
+shuf_planes_4065:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4062
+	JZ    shuf_done_4067
 	MOVQ  CX, R10
 
-shuf_rows_4063:
+shuf_rows_4068:
 	VMOVQ       (R10), X1
 	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37395,17 +37441,17 @@ shuf_rows_4063:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4063
+	JNZ         shuf_rows_4068
 
-shuf_done_4062:
+shuf_done_4067:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4060
+	JNZ  shuf_planes_4065
 	VZEROUPPER
 	RET
 
-shufn_list_4058:
+shufn_list_4063:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37414,12 +37460,12 @@ shufn_list_4058:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4064
+	JZ      shuf_no_run_4069
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4064:
+shuf_no_run_4069:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37429,52 +37475,52 @@ shuf_no_run_4064:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4059
+	JA    shufn_list_loads_4064
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4065:
+shuf_offs_4070:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4066
+	JAE     shuf_offs_done_4071
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4065
+	JMP     shuf_offs_4070
 
-shuf_offs_done_4066:
+shuf_offs_done_4071:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4059
+	JA   shufn_list_loads_4064
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4067:
+shuf_offs_4072:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4068
+	JAE     shuf_offs_done_4073
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4067
+	JMP     shuf_offs_4072
 
-shuf_offs_done_4068:
+shuf_offs_done_4073:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4069:
+shuf_planes_4074:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4071
+	JZ      shuf_done_4076
 
-shuf_rows_4072:
+shuf_rows_4077:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X9
@@ -37487,16 +37533,16 @@ shuf_rows_4072:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4072
+	JNZ         shuf_rows_4077
 
-shuf_done_4071:
+shuf_done_4076:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4073
+	JZ    shuf_done_4078
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4074:
+shuf_rows_4079:
 	VMOVQ       (R10), X11
 	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37507,15 +37553,15 @@ shuf_rows_4074:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4074
+	JNZ         shuf_rows_4079
 
-shuf_done_4073:
+shuf_done_4078:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4075
+	JZ      shuf_done_4080
 
-shuf_rows_4076:
+shuf_rows_4081:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37528,25 +37574,25 @@ shuf_rows_4076:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4076
+	JNZ         shuf_rows_4081
 
-shuf_done_4075:
+shuf_done_4080:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4069
+	JNZ  shuf_planes_4074
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4059:
-shuf_planes_4077:
+shufn_list_loads_4064:
+shuf_planes_4082:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4079
+	JZ    shuf_done_4084
 
-shuf_rows_4080:
+shuf_rows_4085:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37560,16 +37606,16 @@ shuf_rows_4080:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4080
+	JNZ         shuf_rows_4085
 
-shuf_done_4079:
+shuf_done_4084:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4081
+	JZ    shuf_done_4086
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4082:
+shuf_rows_4087:
 	VMOVQ       (R10), X10
 	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37580,15 +37626,15 @@ shuf_rows_4082:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4082
+	JNZ         shuf_rows_4087
 
-shuf_done_4081:
+shuf_done_4086:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4083
+	JZ    shuf_done_4088
 
-shuf_rows_4084:
+shuf_rows_4089:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37602,32 +37648,32 @@ shuf_rows_4084:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4084
+	JNZ         shuf_rows_4089
 
-shuf_done_4083:
+shuf_done_4088:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4077
+	JNZ  shuf_planes_4082
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4057:
+rowsShuffleNarrowAVX2_value_4062:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4085
+	JNE     shufn_list_4090
 
-shuf_planes_4087:
+shuf_planes_4092:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4089
+	JZ    shuf_done_4094
 	MOVQ  CX, R10
 
-shuf_rows_4090:
+shuf_rows_4095:
 	VMOVQ       (R10), X5
 	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -37640,17 +37686,17 @@ shuf_rows_4090:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4090
+	JNZ         shuf_rows_4095
 
-shuf_done_4089:
+shuf_done_4094:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4087
+	JNZ  shuf_planes_4092
 	VZEROUPPER
 	RET
 
-shufn_list_4085:
+shufn_list_4090:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37659,12 +37705,12 @@ shufn_list_4085:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4091
+	JZ      shuf_no_run_4096
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4091:
+shuf_no_run_4096:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37674,52 +37720,52 @@ shuf_no_run_4091:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4086
+	JA    shufn_list_loads_4091
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4092:
+shuf_offs_4097:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4093
+	JAE     shuf_offs_done_4098
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4092
+	JMP     shuf_offs_4097
 
-shuf_offs_done_4093:
+shuf_offs_done_4098:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4086
+	JA   shufn_list_loads_4091
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4094:
+shuf_offs_4099:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4095
+	JAE     shuf_offs_done_4100
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4094
+	JMP     shuf_offs_4099
 
-shuf_offs_done_4095:
+shuf_offs_done_4100:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4096:
+shuf_planes_4101:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4098
+	JZ      shuf_done_4103
 
-shuf_rows_4099:
+shuf_rows_4104:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37734,16 +37780,16 @@ shuf_rows_4099:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4099
+	JNZ         shuf_rows_4104
 
-shuf_done_4098:
+shuf_done_4103:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4100
+	JZ    shuf_done_4105
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4101:
+shuf_rows_4106:
 	VMOVQ       (R10), X14
 	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -37756,15 +37802,15 @@ shuf_rows_4101:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4101
+	JNZ         shuf_rows_4106
 
-shuf_done_4100:
+shuf_done_4105:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4102
+	JZ      shuf_done_4107
 
-shuf_rows_4103:
+shuf_rows_4108:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X15
@@ -37779,25 +37825,25 @@ shuf_rows_4103:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4103
+	JNZ         shuf_rows_4108
 
-shuf_done_4102:
+shuf_done_4107:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4096
+	JNZ  shuf_planes_4101
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4086:
-shuf_planes_4104:
+shufn_list_loads_4091:
+shuf_planes_4109:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4106
+	JZ    shuf_done_4111
 
-shuf_rows_4107:
+shuf_rows_4112:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37813,16 +37859,16 @@ shuf_rows_4107:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4107
+	JNZ         shuf_rows_4112
 
-shuf_done_4106:
+shuf_done_4111:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4108
+	JZ    shuf_done_4113
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4109:
+shuf_rows_4114:
 	VMOVQ       (R10), X13
 	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -37835,15 +37881,15 @@ shuf_rows_4109:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4109
+	JNZ         shuf_rows_4114
 
-shuf_done_4108:
+shuf_done_4113:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4110
+	JZ    shuf_done_4115
 
-shuf_rows_4111:
+shuf_rows_4116:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37859,32 +37905,32 @@ shuf_rows_4111:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4111
+	JNZ         shuf_rows_4116
 
-shuf_done_4110:
+shuf_done_4115:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4104
+	JNZ  shuf_planes_4109
 	VZEROUPPER
 	RET
 
-shufn_c4o32_3725:
+shufn_c4o32_3730:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4112
+	JE      rowsShuffleNarrowAVX2_value_4117
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4113
+	JNE     shufn_list_4118
 
-shuf_planes_4115:
+shuf_planes_4120:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4117
+	JZ    shuf_done_4122
 	MOVQ  CX, R10
 
-shuf_rows_4118:
+shuf_rows_4123:
 	VMOVD       (R10), X1
 	VPINSRD     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37895,17 +37941,17 @@ shuf_rows_4118:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4118
+	JNZ         shuf_rows_4123
 
-shuf_done_4117:
+shuf_done_4122:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4115
+	JNZ  shuf_planes_4120
 	VZEROUPPER
 	RET
 
-shufn_list_4113:
+shufn_list_4118:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37914,12 +37960,12 @@ shufn_list_4113:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4119
+	JZ      shuf_no_run_4124
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4119:
+shuf_no_run_4124:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37929,52 +37975,52 @@ shuf_no_run_4119:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4114
+	JA    shufn_list_loads_4119
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4120:
+shuf_offs_4125:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4121
+	JAE     shuf_offs_done_4126
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4120
+	JMP     shuf_offs_4125
 
-shuf_offs_done_4121:
+shuf_offs_done_4126:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4114
+	JA   shufn_list_loads_4119
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4122:
+shuf_offs_4127:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4123
+	JAE     shuf_offs_done_4128
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4122
+	JMP     shuf_offs_4127
 
-shuf_offs_done_4123:
+shuf_offs_done_4128:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4124:
+shuf_planes_4129:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4126
+	JZ      shuf_done_4131
 
-shuf_rows_4127:
+shuf_rows_4132:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X9
@@ -37987,16 +38033,16 @@ shuf_rows_4127:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4127
+	JNZ         shuf_rows_4132
 
-shuf_done_4126:
+shuf_done_4131:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4128
+	JZ    shuf_done_4133
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4129:
+shuf_rows_4134:
 	VMOVD       (R10), X11
 	VPINSRD     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -38007,15 +38053,15 @@ shuf_rows_4129:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4129
+	JNZ         shuf_rows_4134
 
-shuf_done_4128:
+shuf_done_4133:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4130
+	JZ      shuf_done_4135
 
-shuf_rows_4131:
+shuf_rows_4136:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -38028,25 +38074,25 @@ shuf_rows_4131:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4131
+	JNZ         shuf_rows_4136
 
-shuf_done_4130:
+shuf_done_4135:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4124
+	JNZ  shuf_planes_4129
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4114:
-shuf_planes_4132:
+shufn_list_loads_4119:
+shuf_planes_4137:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4134
+	JZ    shuf_done_4139
 
-shuf_rows_4135:
+shuf_rows_4140:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38060,16 +38106,16 @@ shuf_rows_4135:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4135
+	JNZ         shuf_rows_4140
 
-shuf_done_4134:
+shuf_done_4139:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4136
+	JZ    shuf_done_4141
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4137:
+shuf_rows_4142:
 	VMOVD       (R10), X10
 	VPINSRD     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -38080,15 +38126,15 @@ shuf_rows_4137:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4137
+	JNZ         shuf_rows_4142
 
-shuf_done_4136:
+shuf_done_4141:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4138
+	JZ    shuf_done_4143
 
-shuf_rows_4139:
+shuf_rows_4144:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38102,32 +38148,32 @@ shuf_rows_4139:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4139
+	JNZ         shuf_rows_4144
 
-shuf_done_4138:
+shuf_done_4143:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4132
+	JNZ  shuf_planes_4137
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4112:
+rowsShuffleNarrowAVX2_value_4117:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4140
+	JNE     shufn_list_4145
 
-shuf_planes_4142:
+shuf_planes_4147:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4144
+	JZ    shuf_done_4149
 	MOVQ  CX, R10
 
-shuf_rows_4145:
+shuf_rows_4150:
 	VMOVD       (R10), X5
 	VPINSRD     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -38140,17 +38186,17 @@ shuf_rows_4145:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4145
+	JNZ         shuf_rows_4150
 
-shuf_done_4144:
+shuf_done_4149:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4142
+	JNZ  shuf_planes_4147
 	VZEROUPPER
 	RET
 
-shufn_list_4140:
+shufn_list_4145:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -38159,12 +38205,12 @@ shufn_list_4140:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4146
+	JZ      shuf_no_run_4151
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4146:
+shuf_no_run_4151:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38174,52 +38220,52 @@ shuf_no_run_4146:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4141
+	JA    shufn_list_loads_4146
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4147:
+shuf_offs_4152:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4148
+	JAE     shuf_offs_done_4153
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4147
+	JMP     shuf_offs_4152
 
-shuf_offs_done_4148:
+shuf_offs_done_4153:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4141
+	JA   shufn_list_loads_4146
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4149:
+shuf_offs_4154:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4150
+	JAE     shuf_offs_done_4155
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4149
+	JMP     shuf_offs_4154
 
-shuf_offs_done_4150:
+shuf_offs_done_4155:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4151:
+shuf_planes_4156:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4153
+	JZ      shuf_done_4158
 
-shuf_rows_4154:
+shuf_rows_4159:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -38234,16 +38280,16 @@ shuf_rows_4154:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4154
+	JNZ         shuf_rows_4159
 
-shuf_done_4153:
+shuf_done_4158:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4155
+	JZ    shuf_done_4160
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4156:
+shuf_rows_4161:
 	VMOVD       (R10), X14
 	VPINSRD     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -38256,15 +38302,15 @@ shuf_rows_4156:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4156
+	JNZ         shuf_rows_4161
 
-shuf_done_4155:
+shuf_done_4160:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4157
+	JZ      shuf_done_4162
 
-shuf_rows_4158:
+shuf_rows_4163:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X15
@@ -38279,25 +38325,25 @@ shuf_rows_4158:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4158
+	JNZ         shuf_rows_4163
 
-shuf_done_4157:
+shuf_done_4162:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4151
+	JNZ  shuf_planes_4156
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4141:
-shuf_planes_4159:
+shufn_list_loads_4146:
+shuf_planes_4164:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4161
+	JZ    shuf_done_4166
 
-shuf_rows_4162:
+shuf_rows_4167:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38313,16 +38359,16 @@ shuf_rows_4162:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4162
+	JNZ         shuf_rows_4167
 
-shuf_done_4161:
+shuf_done_4166:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4163
+	JZ    shuf_done_4168
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4164:
+shuf_rows_4169:
 	VMOVD       (R10), X13
 	VPINSRD     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -38335,15 +38381,15 @@ shuf_rows_4164:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4164
+	JNZ         shuf_rows_4169
 
-shuf_done_4163:
+shuf_done_4168:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4165
+	JZ    shuf_done_4170
 
-shuf_rows_4166:
+shuf_rows_4171:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38359,31 +38405,31 @@ shuf_rows_4166:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4166
+	JNZ         shuf_rows_4171
 
-shuf_done_4165:
+shuf_done_4170:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4159
+	JNZ  shuf_planes_4164
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3720:
+shufn_c8o8_3725:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4167
+	JE      rowsShuffleNarrowAVX2_value_4172
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4168
+	JNE     shufn_list_4173
 
-shuf_planes_4170:
+shuf_planes_4175:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4172
+	JZ    shuf_done_4177
 	MOVQ  CX, R10
 
-shuf_rows_4173:
+shuf_rows_4178:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38392,17 +38438,17 @@ shuf_rows_4173:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4173
+	JNZ     shuf_rows_4178
 
-shuf_done_4172:
+shuf_done_4177:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4170
+	JNZ  shuf_planes_4175
 	VZEROUPPER
 	RET
 
-shufn_list_4168:
+shufn_list_4173:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38411,12 +38457,12 @@ shufn_list_4168:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4174
+	JZ      shuf_no_run_4179
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4174:
+shuf_no_run_4179:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38426,52 +38472,52 @@ shuf_no_run_4174:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4169
+	JA    shufn_list_loads_4174
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4175:
+shuf_offs_4180:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4176
+	JAE     shuf_offs_done_4181
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4175
+	JMP     shuf_offs_4180
 
-shuf_offs_done_4176:
+shuf_offs_done_4181:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4169
+	JA   shufn_list_loads_4174
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4177:
+shuf_offs_4182:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4178
+	JAE     shuf_offs_done_4183
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4177
+	JMP     shuf_offs_4182
 
-shuf_offs_done_4178:
+shuf_offs_done_4183:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4179:
+shuf_planes_4184:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4181
+	JZ      shuf_done_4186
 
-shuf_rows_4182:
+shuf_rows_4187:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38482,16 +38528,16 @@ shuf_rows_4182:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4182
+	JNZ     shuf_rows_4187
 
-shuf_done_4181:
+shuf_done_4186:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4183
+	JZ    shuf_done_4188
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4184:
+shuf_rows_4189:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38500,15 +38546,15 @@ shuf_rows_4184:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4184
+	JNZ     shuf_rows_4189
 
-shuf_done_4183:
+shuf_done_4188:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4185
+	JZ      shuf_done_4190
 
-shuf_rows_4186:
+shuf_rows_4191:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38519,25 +38565,25 @@ shuf_rows_4186:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4186
+	JNZ     shuf_rows_4191
 
-shuf_done_4185:
+shuf_done_4190:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4179
+	JNZ  shuf_planes_4184
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4169:
-shuf_planes_4187:
+shufn_list_loads_4174:
+shuf_planes_4192:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4189
+	JZ    shuf_done_4194
 
-shuf_rows_4190:
+shuf_rows_4195:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38549,16 +38595,16 @@ shuf_rows_4190:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4190
+	JNZ     shuf_rows_4195
 
-shuf_done_4189:
+shuf_done_4194:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4191
+	JZ    shuf_done_4196
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4192:
+shuf_rows_4197:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38567,15 +38613,15 @@ shuf_rows_4192:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4192
+	JNZ     shuf_rows_4197
 
-shuf_done_4191:
+shuf_done_4196:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4193
+	JZ    shuf_done_4198
 
-shuf_rows_4194:
+shuf_rows_4199:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38587,30 +38633,30 @@ shuf_rows_4194:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4194
+	JNZ     shuf_rows_4199
 
-shuf_done_4193:
+shuf_done_4198:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4187
+	JNZ  shuf_planes_4192
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4167:
+rowsShuffleNarrowAVX2_value_4172:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4195
+	JNE     shufn_list_4200
 
-shuf_planes_4197:
+shuf_planes_4202:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4199
+	JZ    shuf_done_4204
 	MOVQ  CX, R10
 
-shuf_rows_4200:
+shuf_rows_4205:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38620,17 +38666,17 @@ shuf_rows_4200:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4200
+	JNZ       shuf_rows_4205
 
-shuf_done_4199:
+shuf_done_4204:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4197
+	JNZ  shuf_planes_4202
 	VZEROUPPER
 	RET
 
-shufn_list_4195:
+shufn_list_4200:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38639,12 +38685,12 @@ shufn_list_4195:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4201
+	JZ      shuf_no_run_4206
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4201:
+shuf_no_run_4206:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38654,52 +38700,52 @@ shuf_no_run_4201:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4196
+	JA    shufn_list_loads_4201
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4202:
+shuf_offs_4207:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4203
+	JAE     shuf_offs_done_4208
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4202
+	JMP     shuf_offs_4207
 
-shuf_offs_done_4203:
+shuf_offs_done_4208:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4196
+	JA   shufn_list_loads_4201
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4204:
+shuf_offs_4209:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4205
+	JAE     shuf_offs_done_4210
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4204
+	JMP     shuf_offs_4209
 
-shuf_offs_done_4205:
+shuf_offs_done_4210:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4206:
+shuf_planes_4211:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4208
+	JZ      shuf_done_4213
 
-shuf_rows_4209:
+shuf_rows_4214:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38711,16 +38757,16 @@ shuf_rows_4209:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4209
+	JNZ       shuf_rows_4214
 
-shuf_done_4208:
+shuf_done_4213:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4210
+	JZ    shuf_done_4215
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4211:
+shuf_rows_4216:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38730,15 +38776,15 @@ shuf_rows_4211:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4211
+	JNZ       shuf_rows_4216
 
-shuf_done_4210:
+shuf_done_4215:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4212
+	JZ      shuf_done_4217
 
-shuf_rows_4213:
+shuf_rows_4218:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38750,25 +38796,25 @@ shuf_rows_4213:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4213
+	JNZ       shuf_rows_4218
 
-shuf_done_4212:
+shuf_done_4217:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4206
+	JNZ  shuf_planes_4211
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4196:
-shuf_planes_4214:
+shufn_list_loads_4201:
+shuf_planes_4219:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4216
+	JZ    shuf_done_4221
 
-shuf_rows_4217:
+shuf_rows_4222:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38781,16 +38827,16 @@ shuf_rows_4217:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4217
+	JNZ       shuf_rows_4222
 
-shuf_done_4216:
+shuf_done_4221:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4218
+	JZ    shuf_done_4223
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4219:
+shuf_rows_4224:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38800,15 +38846,15 @@ shuf_rows_4219:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4219
+	JNZ       shuf_rows_4224
 
-shuf_done_4218:
+shuf_done_4223:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4220
+	JZ    shuf_done_4225
 
-shuf_rows_4221:
+shuf_rows_4226:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38821,31 +38867,31 @@ shuf_rows_4221:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4221
+	JNZ       shuf_rows_4226
 
-shuf_done_4220:
+shuf_done_4225:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4214
+	JNZ  shuf_planes_4219
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3721:
+shufn_c4o8_3726:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4222
+	JE      rowsShuffleNarrowAVX2_value_4227
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4223
+	JNE     shufn_list_4228
 
-shuf_planes_4225:
+shuf_planes_4230:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4227
+	JZ    shuf_done_4232
 	MOVQ  CX, R10
 
-shuf_rows_4228:
+shuf_rows_4233:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38854,17 +38900,17 @@ shuf_rows_4228:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4228
+	JNZ     shuf_rows_4233
 
-shuf_done_4227:
+shuf_done_4232:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4225
+	JNZ  shuf_planes_4230
 	VZEROUPPER
 	RET
 
-shufn_list_4223:
+shufn_list_4228:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38873,12 +38919,12 @@ shufn_list_4223:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4229
+	JZ      shuf_no_run_4234
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4229:
+shuf_no_run_4234:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38888,52 +38934,52 @@ shuf_no_run_4229:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4224
+	JA    shufn_list_loads_4229
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4230:
+shuf_offs_4235:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4231
+	JAE     shuf_offs_done_4236
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4230
+	JMP     shuf_offs_4235
 
-shuf_offs_done_4231:
+shuf_offs_done_4236:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4224
+	JA   shufn_list_loads_4229
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4232:
+shuf_offs_4237:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4233
+	JAE     shuf_offs_done_4238
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4232
+	JMP     shuf_offs_4237
 
-shuf_offs_done_4233:
+shuf_offs_done_4238:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4234:
+shuf_planes_4239:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4236
+	JZ      shuf_done_4241
 
-shuf_rows_4237:
+shuf_rows_4242:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38944,16 +38990,16 @@ shuf_rows_4237:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4237
+	JNZ     shuf_rows_4242
 
-shuf_done_4236:
+shuf_done_4241:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4238
+	JZ    shuf_done_4243
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4239:
+shuf_rows_4244:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38962,15 +39008,15 @@ shuf_rows_4239:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4239
+	JNZ     shuf_rows_4244
 
-shuf_done_4238:
+shuf_done_4243:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4240
+	JZ      shuf_done_4245
 
-shuf_rows_4241:
+shuf_rows_4246:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38981,25 +39027,25 @@ shuf_rows_4241:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4241
+	JNZ     shuf_rows_4246
 
-shuf_done_4240:
+shuf_done_4245:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4234
+	JNZ  shuf_planes_4239
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4224:
-shuf_planes_4242:
+shufn_list_loads_4229:
+shuf_planes_4247:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4244
+	JZ    shuf_done_4249
 
-shuf_rows_4245:
+shuf_rows_4250:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -39011,16 +39057,16 @@ shuf_rows_4245:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4245
+	JNZ     shuf_rows_4250
 
-shuf_done_4244:
+shuf_done_4249:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4246
+	JZ    shuf_done_4251
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4247:
+shuf_rows_4252:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -39029,15 +39075,15 @@ shuf_rows_4247:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4247
+	JNZ     shuf_rows_4252
 
-shuf_done_4246:
+shuf_done_4251:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4248
+	JZ    shuf_done_4253
 
-shuf_rows_4249:
+shuf_rows_4254:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -39049,30 +39095,30 @@ shuf_rows_4249:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4249
+	JNZ     shuf_rows_4254
 
-shuf_done_4248:
+shuf_done_4253:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4242
+	JNZ  shuf_planes_4247
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4222:
+rowsShuffleNarrowAVX2_value_4227:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4250
+	JNE     shufn_list_4255
 
-shuf_planes_4252:
+shuf_planes_4257:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4254
+	JZ    shuf_done_4259
 	MOVQ  CX, R10
 
-shuf_rows_4255:
+shuf_rows_4260:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -39082,17 +39128,17 @@ shuf_rows_4255:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4255
+	JNZ       shuf_rows_4260
 
-shuf_done_4254:
+shuf_done_4259:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4252
+	JNZ  shuf_planes_4257
 	VZEROUPPER
 	RET
 
-shufn_list_4250:
+shufn_list_4255:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -39101,12 +39147,12 @@ shufn_list_4250:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4256
+	JZ      shuf_no_run_4261
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4256:
+shuf_no_run_4261:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -39116,52 +39162,52 @@ shuf_no_run_4256:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4251
+	JA    shufn_list_loads_4256
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4257:
+shuf_offs_4262:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4258
+	JAE     shuf_offs_done_4263
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4257
+	JMP     shuf_offs_4262
 
-shuf_offs_done_4258:
+shuf_offs_done_4263:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4251
+	JA   shufn_list_loads_4256
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4259:
+shuf_offs_4264:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4260
+	JAE     shuf_offs_done_4265
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4259
+	JMP     shuf_offs_4264
 
-shuf_offs_done_4260:
+shuf_offs_done_4265:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4261:
+shuf_planes_4266:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4263
+	JZ      shuf_done_4268
 
-shuf_rows_4264:
+shuf_rows_4269:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -39173,16 +39219,16 @@ shuf_rows_4264:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4264
+	JNZ       shuf_rows_4269
 
-shuf_done_4263:
+shuf_done_4268:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4265
+	JZ    shuf_done_4270
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4266:
+shuf_rows_4271:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39192,15 +39238,15 @@ shuf_rows_4266:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4266
+	JNZ       shuf_rows_4271
 
-shuf_done_4265:
+shuf_done_4270:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4267
+	JZ      shuf_done_4272
 
-shuf_rows_4268:
+shuf_rows_4273:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -39212,25 +39258,25 @@ shuf_rows_4268:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4268
+	JNZ       shuf_rows_4273
 
-shuf_done_4267:
+shuf_done_4272:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4261
+	JNZ  shuf_planes_4266
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4251:
-shuf_planes_4269:
+shufn_list_loads_4256:
+shuf_planes_4274:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4271
+	JZ    shuf_done_4276
 
-shuf_rows_4272:
+shuf_rows_4277:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39243,16 +39289,16 @@ shuf_rows_4272:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4272
+	JNZ       shuf_rows_4277
 
-shuf_done_4271:
+shuf_done_4276:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4273
+	JZ    shuf_done_4278
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4274:
+shuf_rows_4279:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39262,15 +39308,15 @@ shuf_rows_4274:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4274
+	JNZ       shuf_rows_4279
 
-shuf_done_4273:
+shuf_done_4278:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4275
+	JZ    shuf_done_4280
 
-shuf_rows_4276:
+shuf_rows_4281:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39283,13 +39329,13 @@ shuf_rows_4276:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4276
+	JNZ       shuf_rows_4281
 
-shuf_done_4275:
+shuf_done_4280:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4269
+	JNZ  shuf_planes_4274
 	VZEROUPPER
 	RET
 
@@ -39297,9 +39343,9 @@ shuf_done_4275:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_4277
+	JE      ends_ret_4282
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_4277
+	JE      ends_ret_4282
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -39320,25 +39366,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_4278
+	JB      ends_narrow_4283
 
-ends_planes_4281:
+ends_planes_4286:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4282:
+ends_rows_4287:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4283:
+ends_mid_4288:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_4283
+	JB          ends_mid_4288
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -39357,36 +39403,36 @@ ends_mid_4283:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_4282
+	JNZ         ends_rows_4287
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_4281
+	JNZ         ends_planes_4286
 	VZEROUPPER
 	RET
 
-ends_narrow_4278:
+ends_narrow_4283:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_4279
+	JL   ends_short_4284
 
-ends_planes_4284:
+ends_planes_4289:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4285:
+ends_rows_4290:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4286:
+ends_mid_4291:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_4286
+	JB        ends_mid_4291
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -39402,29 +39448,29 @@ ends_mid_4286:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4285
+	JNZ       ends_rows_4290
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4284
+	JNZ       ends_planes_4289
 	VZEROUPPER
 	RET
 
-ends_short_4279:
+ends_short_4284:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_4280
+	JLE  ends_tiny_4285
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_4287
+	JL   ends_halves_4292
 
-ends_planes_4288:
+ends_planes_4293:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4289:
+ends_rows_4294:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39443,21 +39489,21 @@ ends_rows_4289:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4289
+	JNZ       ends_rows_4294
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4288
+	JNZ       ends_planes_4293
 	VZEROUPPER
 	RET
 
-ends_halves_4287:
-ends_planes_4290:
+ends_halves_4292:
+ends_planes_4295:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4291:
+ends_rows_4296:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -39478,21 +39524,21 @@ ends_rows_4291:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4291
+	JNZ       ends_rows_4296
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4290
+	JNZ       ends_planes_4295
 	VZEROUPPER
 	RET
 
-ends_tiny_4280:
-ends_planes_4292:
+ends_tiny_4285:
+ends_planes_4297:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4293:
+ends_rows_4298:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39511,24 +39557,24 @@ ends_rows_4293:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4293
+	JNZ       ends_rows_4298
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4292
+	JNZ       ends_planes_4297
 	VZEROUPPER
 	RET
 
-ends_ret_4277:
+ends_ret_4282:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_4294
+	JE      endsw_ret_4299
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_4294
+	JE      endsw_ret_4299
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -39548,23 +39594,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_4295:
+endsw_planes_4300:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_4296:
+endsw_rows_4301:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_4297:
+endsw_copy_4302:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_4297
+	JB        endsw_copy_4302
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -39580,15 +39626,15 @@ endsw_copy_4297:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_4296
+	JNZ       endsw_rows_4301
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_4295
+	JNZ       endsw_planes_4300
 	VZEROUPPER
 	RET
 
-endsw_ret_4294:
+endsw_ret_4299:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39596,7 +39642,7 @@ endsw_ret_4294:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4298
+	JZ    wrap_ret_4303
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39605,18 +39651,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4299:
+wrap_rows_4304:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_4300
+	JB   cx_short_4305
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4302
+	JBE  copy_le2_4307
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4303
+	JBE  copy_le4_4308
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4304:
+copy_loop_4309:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39628,7 +39674,7 @@ copy_loop_4304:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4304
+	JB      copy_loop_4309
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39638,9 +39684,9 @@ copy_loop_4304:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4305
+	JMP     copy_done_4310
 
-copy_le4_4303:
+copy_le4_4308:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39649,76 +39695,76 @@ copy_le4_4303:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4305
+	JMP     copy_done_4310
 
-copy_le2_4302:
+copy_le2_4307:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4305:
-	JMP cx_done_4301
+copy_done_4310:
+	JMP cx_done_4306
 
-cx_short_4300:
+cx_short_4305:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4307
+	JAE  ladder_4312
 	CMPQ BX, $0x00000008
-	JAE  ladder_4308
+	JAE  ladder_4313
 	CMPQ BX, $0x00000004
-	JAE  ladder_4309
+	JAE  ladder_4314
 	CMPQ BX, $0x00000002
-	JAE  ladder_4310
+	JAE  ladder_4315
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4306
-	JMP  ladder_4311
+	JB   ladder_done_4311
+	JMP  ladder_4316
 
-ladder_4307:
+ladder_4312:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4306
+	JMP     ladder_done_4311
 
-ladder_4308:
+ladder_4313:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4306
+	JMP  ladder_done_4311
 
-ladder_4309:
+ladder_4314:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4306
+	JMP  ladder_done_4311
 
-ladder_4310:
+ladder_4315:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4306
+	JMP  ladder_done_4311
 
-ladder_4311:
+ladder_4316:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4306:
-cx_done_4301:
+ladder_done_4311:
+cx_done_4306:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_4312
+	JB   cx_short_4317
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4314
+	JBE  copy_le2_4319
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4315
+	JBE  copy_le4_4320
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4316:
+copy_loop_4321:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39730,7 +39776,7 @@ copy_loop_4316:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4316
+	JB      copy_loop_4321
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39740,9 +39786,9 @@ copy_loop_4316:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4317
+	JMP     copy_done_4322
 
-copy_le4_4315:
+copy_le4_4320:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -39751,77 +39797,77 @@ copy_le4_4315:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4317
+	JMP     copy_done_4322
 
-copy_le2_4314:
+copy_le2_4319:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4317:
-	JMP cx_done_4313
+copy_done_4322:
+	JMP cx_done_4318
 
-cx_short_4312:
+cx_short_4317:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4319
+	JAE  ladder_4324
 	CMPQ DX, $0x00000008
-	JAE  ladder_4320
+	JAE  ladder_4325
 	CMPQ DX, $0x00000004
-	JAE  ladder_4321
+	JAE  ladder_4326
 	CMPQ DX, $0x00000002
-	JAE  ladder_4322
+	JAE  ladder_4327
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4318
-	JMP  ladder_4323
+	JB   ladder_done_4323
+	JMP  ladder_4328
 
-ladder_4319:
+ladder_4324:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4318
+	JMP     ladder_done_4323
 
-ladder_4320:
+ladder_4325:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4318
+	JMP  ladder_done_4323
 
-ladder_4321:
+ladder_4326:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4318
+	JMP  ladder_done_4323
 
-ladder_4322:
+ladder_4327:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4318
+	JMP  ladder_done_4323
 
-ladder_4323:
+ladder_4328:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4318:
-cx_done_4313:
+ladder_done_4323:
+cx_done_4318:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_4324
+	JB   cx_short_4329
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4326
+	JBE  copy_le2_4331
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4327
+	JBE  copy_le4_4332
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4328:
+copy_loop_4333:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39833,7 +39879,7 @@ copy_loop_4328:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4328
+	JB      copy_loop_4333
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39843,9 +39889,9 @@ copy_loop_4328:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4329
+	JMP     copy_done_4334
 
-copy_le4_4327:
+copy_le4_4332:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -39854,71 +39900,71 @@ copy_le4_4327:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4329
+	JMP     copy_done_4334
 
-copy_le2_4326:
+copy_le2_4331:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4329:
-	JMP cx_done_4325
+copy_done_4334:
+	JMP cx_done_4330
 
-cx_short_4324:
+cx_short_4329:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4331
+	JAE  ladder_4336
 	CMPQ SI, $0x00000008
-	JAE  ladder_4332
+	JAE  ladder_4337
 	CMPQ SI, $0x00000004
-	JAE  ladder_4333
+	JAE  ladder_4338
 	CMPQ SI, $0x00000002
-	JAE  ladder_4334
+	JAE  ladder_4339
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4330
-	JMP  ladder_4335
+	JB   ladder_done_4335
+	JMP  ladder_4340
 
-ladder_4331:
+ladder_4336:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4330
+	JMP     ladder_done_4335
 
-ladder_4332:
+ladder_4337:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4330
+	JMP  ladder_done_4335
 
-ladder_4333:
+ladder_4338:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4330
+	JMP  ladder_done_4335
 
-ladder_4334:
+ladder_4339:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4330
+	JMP  ladder_done_4335
 
-ladder_4335:
+ladder_4340:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4330:
-cx_done_4325:
+ladder_done_4335:
+cx_done_4330:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4299
+	JNZ  wrap_rows_4304
 	VZEROUPPER
 
-wrap_ret_4298:
+wrap_ret_4303:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39926,7 +39972,7 @@ wrap_ret_4298:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4336
+	JZ    wrap_ret_4341
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39935,18 +39981,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4337:
+wrap_rows_4342:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_4338
+	JB   mid_small_4343
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_4340
+	JBE  copy_le2_4345
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_4341
+	JBE  copy_le4_4346
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4342:
+copy_loop_4347:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -39958,7 +40004,7 @@ copy_loop_4342:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_4342
+	JB        copy_loop_4347
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -39968,9 +40014,9 @@ copy_loop_4342:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_4343
+	JMP       copy_done_4348
 
-copy_le4_4341:
+copy_le4_4346:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -39979,28 +40025,28 @@ copy_le4_4341:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_4343
+	JMP       copy_done_4348
 
-copy_le2_4340:
+copy_le2_4345:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_4343:
-	JMP mid_done_4339
+copy_done_4348:
+	JMP mid_done_4344
 
-mid_small_4338:
+mid_small_4343:
 	CMPQ BX, $0x00000020
-	JB   cx_short_4344
+	JB   cx_short_4349
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4346
+	JBE  copy_le2_4351
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4347
+	JBE  copy_le4_4352
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4348:
+copy_loop_4353:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -40012,7 +40058,7 @@ copy_loop_4348:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4348
+	JB      copy_loop_4353
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -40022,9 +40068,9 @@ copy_loop_4348:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4349
+	JMP     copy_done_4354
 
-copy_le4_4347:
+copy_le4_4352:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -40033,77 +40079,77 @@ copy_le4_4347:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4349
+	JMP     copy_done_4354
 
-copy_le2_4346:
+copy_le2_4351:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4349:
-	JMP cx_done_4345
+copy_done_4354:
+	JMP cx_done_4350
 
-cx_short_4344:
+cx_short_4349:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4351
+	JAE  ladder_4356
 	CMPQ BX, $0x00000008
-	JAE  ladder_4352
+	JAE  ladder_4357
 	CMPQ BX, $0x00000004
-	JAE  ladder_4353
+	JAE  ladder_4358
 	CMPQ BX, $0x00000002
-	JAE  ladder_4354
+	JAE  ladder_4359
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4350
-	JMP  ladder_4355
+	JB   ladder_done_4355
+	JMP  ladder_4360
 
-ladder_4351:
+ladder_4356:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4350
+	JMP     ladder_done_4355
 
-ladder_4352:
+ladder_4357:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4350
+	JMP  ladder_done_4355
 
-ladder_4353:
+ladder_4358:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4350
+	JMP  ladder_done_4355
 
-ladder_4354:
+ladder_4359:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4350
+	JMP  ladder_done_4355
 
-ladder_4355:
+ladder_4360:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4350:
-cx_done_4345:
-mid_done_4339:
+ladder_done_4355:
+cx_done_4350:
+mid_done_4344:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_4356
+	JB   mid_small_4361
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_4358
+	JBE  copy_le2_4363
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_4359
+	JBE  copy_le4_4364
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4360:
+copy_loop_4365:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40115,7 +40161,7 @@ copy_loop_4360:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4360
+	JB        copy_loop_4365
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40125,9 +40171,9 @@ copy_loop_4360:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4361
+	JMP       copy_done_4366
 
-copy_le4_4359:
+copy_le4_4364:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -40136,28 +40182,28 @@ copy_le4_4359:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_4361
+	JMP       copy_done_4366
 
-copy_le2_4358:
+copy_le2_4363:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_4361:
-	JMP mid_done_4357
+copy_done_4366:
+	JMP mid_done_4362
 
-mid_small_4356:
+mid_small_4361:
 	CMPQ DX, $0x00000020
-	JB   cx_short_4362
+	JB   cx_short_4367
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4364
+	JBE  copy_le2_4369
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4365
+	JBE  copy_le4_4370
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4366:
+copy_loop_4371:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40169,7 +40215,7 @@ copy_loop_4366:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4366
+	JB      copy_loop_4371
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40179,9 +40225,9 @@ copy_loop_4366:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4367
+	JMP     copy_done_4372
 
-copy_le4_4365:
+copy_le4_4370:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -40190,78 +40236,78 @@ copy_le4_4365:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4367
+	JMP     copy_done_4372
 
-copy_le2_4364:
+copy_le2_4369:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4367:
-	JMP cx_done_4363
+copy_done_4372:
+	JMP cx_done_4368
 
-cx_short_4362:
+cx_short_4367:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4369
+	JAE  ladder_4374
 	CMPQ DX, $0x00000008
-	JAE  ladder_4370
+	JAE  ladder_4375
 	CMPQ DX, $0x00000004
-	JAE  ladder_4371
+	JAE  ladder_4376
 	CMPQ DX, $0x00000002
-	JAE  ladder_4372
+	JAE  ladder_4377
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4368
-	JMP  ladder_4373
+	JB   ladder_done_4373
+	JMP  ladder_4378
 
-ladder_4369:
+ladder_4374:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4368
+	JMP     ladder_done_4373
 
-ladder_4370:
+ladder_4375:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4368
+	JMP  ladder_done_4373
 
-ladder_4371:
+ladder_4376:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4368
+	JMP  ladder_done_4373
 
-ladder_4372:
+ladder_4377:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4368
+	JMP  ladder_done_4373
 
-ladder_4373:
+ladder_4378:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4368:
-cx_done_4363:
-mid_done_4357:
+ladder_done_4373:
+cx_done_4368:
+mid_done_4362:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_4374
+	JB   mid_small_4379
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_4376
+	JBE  copy_le2_4381
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_4377
+	JBE  copy_le4_4382
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4378:
+copy_loop_4383:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40273,7 +40319,7 @@ copy_loop_4378:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4378
+	JB        copy_loop_4383
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40283,9 +40329,9 @@ copy_loop_4378:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4379
+	JMP       copy_done_4384
 
-copy_le4_4377:
+copy_le4_4382:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -40294,28 +40340,28 @@ copy_le4_4377:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_4379
+	JMP       copy_done_4384
 
-copy_le2_4376:
+copy_le2_4381:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_4379:
-	JMP mid_done_4375
+copy_done_4384:
+	JMP mid_done_4380
 
-mid_small_4374:
+mid_small_4379:
 	CMPQ SI, $0x00000020
-	JB   cx_short_4380
+	JB   cx_short_4385
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4382
+	JBE  copy_le2_4387
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4383
+	JBE  copy_le4_4388
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4384:
+copy_loop_4389:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40327,7 +40373,7 @@ copy_loop_4384:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4384
+	JB      copy_loop_4389
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40337,9 +40383,9 @@ copy_loop_4384:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4385
+	JMP     copy_done_4390
 
-copy_le4_4383:
+copy_le4_4388:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -40348,72 +40394,72 @@ copy_le4_4383:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4385
+	JMP     copy_done_4390
 
-copy_le2_4382:
+copy_le2_4387:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4385:
-	JMP cx_done_4381
+copy_done_4390:
+	JMP cx_done_4386
 
-cx_short_4380:
+cx_short_4385:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4387
+	JAE  ladder_4392
 	CMPQ SI, $0x00000008
-	JAE  ladder_4388
+	JAE  ladder_4393
 	CMPQ SI, $0x00000004
-	JAE  ladder_4389
+	JAE  ladder_4394
 	CMPQ SI, $0x00000002
-	JAE  ladder_4390
+	JAE  ladder_4395
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4386
-	JMP  ladder_4391
+	JB   ladder_done_4391
+	JMP  ladder_4396
 
-ladder_4387:
+ladder_4392:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4386
+	JMP     ladder_done_4391
 
-ladder_4388:
+ladder_4393:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4386
+	JMP  ladder_done_4391
 
-ladder_4389:
+ladder_4394:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4386
+	JMP  ladder_done_4391
 
-ladder_4390:
+ladder_4395:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4386
+	JMP  ladder_done_4391
 
-ladder_4391:
+ladder_4396:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4386:
-cx_done_4381:
-mid_done_4375:
+ladder_done_4391:
+cx_done_4386:
+mid_done_4380:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4337
+	JNZ  wrap_rows_4342
 	VZEROUPPER
 
-wrap_ret_4336:
+wrap_ret_4341:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -40421,33 +40467,33 @@ wrap_ret_4336:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4392
+	JZ    pieces_ret_4397
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4392
+	JZ    pieces_ret_4397
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_4393:
+pieces_rows_4398:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_4394:
+pieces_loop_4399:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_4395
+	JB      cx_short_4400
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_4397
+	JBE     copy_le2_4402
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_4398
+	JBE     copy_le4_4403
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_4399:
+copy_loop_4404:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -40459,7 +40505,7 @@ copy_loop_4399:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_4399
+	JB      copy_loop_4404
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -40469,9 +40515,9 @@ copy_loop_4399:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_4400
+	JMP     copy_done_4405
 
-copy_le4_4398:
+copy_le4_4403:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -40480,74 +40526,74 @@ copy_le4_4398:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_4400
+	JMP     copy_done_4405
 
-copy_le2_4397:
+copy_le2_4402:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_4400:
-	JMP cx_done_4396
+copy_done_4405:
+	JMP cx_done_4401
 
-cx_short_4395:
+cx_short_4400:
 	CMPQ R8, $0x00000010
-	JAE  ladder_4402
+	JAE  ladder_4407
 	CMPQ R8, $0x00000008
-	JAE  ladder_4403
+	JAE  ladder_4408
 	CMPQ R8, $0x00000004
-	JAE  ladder_4404
+	JAE  ladder_4409
 	CMPQ R8, $0x00000002
-	JAE  ladder_4405
+	JAE  ladder_4410
 	CMPQ R8, $0x00000001
-	JB   ladder_done_4401
-	JMP  ladder_4406
+	JB   ladder_done_4406
+	JMP  ladder_4411
 
-ladder_4402:
+ladder_4407:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_4401
+	JMP     ladder_done_4406
 
-ladder_4403:
+ladder_4408:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_4401
+	JMP  ladder_done_4406
 
-ladder_4404:
+ladder_4409:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_4401
+	JMP  ladder_done_4406
 
-ladder_4405:
+ladder_4410:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_4401
+	JMP  ladder_done_4406
 
-ladder_4406:
+ladder_4411:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_4401:
-cx_done_4396:
+ladder_done_4406:
+cx_done_4401:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_4394
+	JNZ  pieces_loop_4399
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_4393
+	JNZ  pieces_rows_4398
 	VZEROUPPER
 
-pieces_ret_4392:
+pieces_ret_4397:
 	RET
 
 // func storeFence()

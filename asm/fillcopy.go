@@ -185,12 +185,6 @@ func copyShort(d, s, n reg.Register, minW int) {
 	ladder(n, 32, minW, func(W int) { movePair(W, d, s, n) })
 }
 
-// copyUpTo64 copies exactly n < 64 bytes from s to d (n >= minW, or 0):
-// copyShort's ladder of overlapping pairs, with a YMM pair from 32.
-func copyUpTo64(d, s, n reg.Register, minW int) {
-	ladder(n, 64, minW, func(W int) { movePair(W, d, s, n) })
-}
-
 const fillDoc = `	for i := 0; i < n; i++ {
 		dst[i] = pat[i%32]
 	}`

@@ -155,7 +155,7 @@ func genRowsWide() {
 			dm, m := gp(), gp()
 			LEAQ(at(d, 64), dm)
 			LEAQ(at(t, -64), m)
-			copyUpTo64(dm, s, m, 1)
+			copyExactAVX2(dm, s, m, 1)
 			JMP(LabelRef(done))
 		})
 
