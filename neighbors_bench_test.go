@@ -122,18 +122,11 @@ func BenchmarkGridNeighborPages(b *testing.B) {
 	var ends [2][4][]byte // absent, present; dst and up to three inputs, each ending at a page
 	for p := range ends {
 		for i := range ends[p] {
-			mem, err := unix.Mmap(-1, 0, pages*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
-			if err != nil {
-				b.Fatalf("mmap: %v", err)
+			r := pageEndBuffer(b, (pages-1)*page, p == 1)
+			for j := 0; j < len(r); j += page {
+				r[j] = 1 // every page of the region present
 			}
-			b.Cleanup(func() { unix.Munmap(mem) })
-			for j := 0; j < (pages-1)*page; j += page {
-				mem[j] = 1
-			}
-			if p == 1 {
-				mem[(pages-1)*page] = 1
-			}
-			ends[p][i] = mem[:(pages-1)*page]
+			ends[p][i] = r
 		}
 	}
 	// at returns the n bytes that end buffer i's region, and a pointer to
