@@ -160,13 +160,17 @@ func edgePats(r rowsArgs) patGen {
 		gpr: func(W int) (reg.Register, reg.Register) {
 			return loadGP(at(r.s, 0), W), loadGP(ati(r.s, r.mid, -K), W)
 		},
-		lazy: func(v reg.Register) func() reg.GPVirtual {
-			return func() reg.GPVirtual {
-				t := gp()
-				VMOVQ(v.(reg.VecVirtual).AsX(), t)
-				return t
-			}
-		},
+		lazy: lazyFromVec,
+	}
+}
+
+// lazyFromVec is a patGen's lazy that takes the pattern's low 8 bytes from
+// its vector v when asked.
+func lazyFromVec(v reg.Register) func() reg.GPVirtual {
+	return func() reg.GPVirtual {
+		t := gp()
+		VMOVQ(v.(reg.VecVirtual).AsX(), t)
+		return t
 	}
 }
 
@@ -629,13 +633,7 @@ func rowsMaskedGeneral(r rowsArgs, pg patGen, lm reg.Register) {
 	// The exact loop takes its general-register patterns from the
 	// vectors, so that rowsConst's stays free in the masked loop.
 	fromVec := pg
-	fromVec.lazy = func(v reg.Register) func() reg.GPVirtual {
-		return func() reg.GPVirtual {
-			t := gp()
-			VMOVQ(v.(reg.VecVirtual).AsX(), t)
-			return t
-		}
-	}
+	fromVec.lazy = lazyFromVec
 	rowsLadderGeneral(r, fromVec)
 	Label(done)
 }
