@@ -144,6 +144,11 @@ func BenchmarkExtra(b *testing.B) {
 		// from 500 to 512.
 		{Name: "f32_signal_reflect", DType: "float32", Shape: []int{1024}, Mode: "reflect", Pads: []int{3, 3}},
 		{Name: "i16_seqs_zero", DType: "int16", Shape: []int{4, 500}, Mode: "constant", Pads: []int{0, 0, 0, 12}},
+		// Matrices padded at both ends of their rows, past the tables:
+		// with VBMI one call of the shuffle kernel over the row list
+		// (onePlane).
+		{Name: "f32_patch_edge1", DType: "float32", Shape: []int{20, 20}, Mode: "edge", Pads: []int{1, 1, 1, 1}},
+		{Name: "u8_rows15_symmetric3", DType: "uint8", Shape: []int{71, 15}, Mode: "symmetric", Pads: []int{3, 3, 3, 3}},
 	})
 }
 

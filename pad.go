@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"strings"
 	"sync"
@@ -347,7 +348,7 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 	if elemSize <= 0 {
 		return fmt.Errorf("%w: element size %d is not positive", ErrInvalidSpec, elemSize)
 	}
-	if p.inLen > math.MaxInt/elemSize || p.outLen > math.MaxInt/elemSize {
+	if hi, lo := bits.Mul64(uint64(max(p.inLen, p.outLen)), uint64(elemSize)); hi != 0 || lo > math.MaxInt {
 		return fmt.Errorf("%w: %d or %d elements of %d bytes", ErrTooLarge, p.inLen, p.outLen, elemSize)
 	}
 	if len(src) != p.inLen*elemSize {

@@ -12,6 +12,7 @@ package pad
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -423,6 +424,75 @@ func TestRowGroups(t *testing.T) {
 		}
 		if p.tablesFor(4).rowGroups != nil {
 			t.Errorf("%v %v size 4: a row group table", shape, edge(1, 1))
+		}
+	}
+}
+
+// TestOnePlane runs random matrices of up to onePlaneMaxRows+20 rows of 1
+// to 128 bytes padded on both axes (every mode, some cropped, with and
+// without a value) at every level this CPU has, against guard pages and
+// the reference. Spies check that with VBMI a matrix padded at both ends
+// of its row axis, of at most onePlaneMaxRows rows, is one call of the
+// shuffle kernel over its row list (onePlane), and that one padded at one
+// end, or taller, is not.
+func TestOnePlane(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(151, 152))
+	pad := func(n int) int { // a crop of 1 where 3 or more are left
+		if n >= 3 && r.IntN(6) == 0 {
+			return -1
+		}
+		return r.IntN(5)
+	}
+	share := 6
+	if !shuffleInUse() {
+		share = math.MaxInt // no output is one plane at the level in use
+	}
+	runRandomPlans(t, r, levels, 400, share, func() ([]int, Spec, int, []byte) {
+		es := 1 << r.IntN(4)
+		shape := []int{1 + r.IntN(onePlaneMaxRows+20), 1 + r.IntN(128/es)}
+		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1))}
+		for _, n := range shape {
+			spec.Before, spec.After = append(spec.Before, pad(n)), append(spec.After, pad(n))
+		}
+		if r.IntN(3) == 0 {
+			shape = append([]int{1}, shape...)
+			spec.Before, spec.After = append([]int{0}, spec.Before...), append([]int{0}, spec.After...)
+		}
+		var value []byte
+		if spec.Mode == Constant && r.IntN(2) == 0 {
+			value = randomBytes(r, es)
+		}
+		return shape, spec, es, value
+	}, func(p *Plan, es int) bool { return onePlaneFits(p.levels, p.tablesFor(es)) }, "are one plane")
+
+	vbmi := kernelsAt(levelAVX512)
+	if vbmi == nil || !vbmi.supported || vbmi.rowsShuffle == nil {
+		t.Skip("the CPU has no AVX-512 VBMI: no shuffle kernel")
+	}
+	calls := recordShuffleCalls(t, vbmi)
+	for _, c := range []struct {
+		shape         []int
+		mode          Mode
+		before, after []int
+		size          int
+		want          []shuffleCall
+	}{
+		{[]int{20, 20}, Reflect, []int{1, 1}, []int{1, 1}, 1, []shuffleCall{{22, 22, true}}},
+		{[]int{1, 20, 20}, Edge, []int{0, 1, 1}, []int{0, 1, 1}, 4, []shuffleCall{{22, 88, true}}},
+		{[]int{78, 6}, Wrap, []int{1, 2}, []int{1, 2}, 2, []shuffleCall{{80, 20, true}}}, // onePlaneMaxRows
+		{[]int{79, 6}, Wrap, []int{1, 2}, []int{1, 2}, 2, nil},                           // a row more
+		{[]int{48, 10}, Symmetric, []int{0, 1}, []int{1, 1}, 1, nil},                     // one end
+	} {
+		*calls = nil
+		spec := Spec{Mode: c.mode, Before: c.before, After: c.after}
+		checkSizeAtLevel(t, levelAVX512, c.shape, spec, c.size, randomBytes(r, c.size*prod(c.shape)), nil)
+		// Not one plane: the executor's calls, none over a row list.
+		if c.want == nil && !slices.ContainsFunc(*calls, func(c shuffleCall) bool { return c.listed }) {
+			continue
+		}
+		if !slices.Equal(*calls, c.want) {
+			t.Errorf("AVX-512, %v %v size %d: shuffle kernel calls (rows, width, listed) %v, want %v", c.shape, spec, c.size, *calls, c.want)
 		}
 	}
 }
