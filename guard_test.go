@@ -391,3 +391,34 @@ func TestGuardGather(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishedRows runs random planes whose pad rows copy finished rows
+// (finishedRow: reflect, symmetric and edge padding of the rows by 1 to
+// 4, 2 to copyRowsMaxPlanes+3 planes, rows of 1 to 300 elements, some
+// cropped) at every level this CPU has, against guard pages and the
+// reference.
+func TestFinishedRows(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(161, 162))
+	modes := []Mode{Reflect, Symmetric, Edge}
+	runRandomPlans(t, r, levels, 300, 3, func() ([]int, Spec, int, []byte) {
+		es := 1 << r.IntN(4)
+		shape := []int{2 + r.IntN(copyRowsMaxPlanes+2), 5 + r.IntN(40), 1 + r.IntN(300/es)}
+		spec := Spec{Mode: modes[r.IntN(len(modes))], Before: []int{0, 1 + r.IntN(4), r.IntN(4)}, After: []int{0, 1 + r.IntN(4), r.IntN(4)}}
+		if r.IntN(5) == 0 {
+			spec.Before[1] = -1 // the crop leaves pad rows from no finished row
+		}
+		return shape, spec, es, nil
+	}, func(p *Plan, es int) bool {
+		if len(p.levels) != 3 || p.levels[0].outLen > copyRowsMaxPlanes {
+			return false // one plane (the executor's segments), or planes as rows
+		}
+		pl := &p.levels[1]
+		for i, run := range pl.runs {
+			if _, ok := finishedRow(pl.runs[:i], run); ok {
+				return true
+			}
+		}
+		return false
+	}, "copy finished rows")
+}

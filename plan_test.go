@@ -173,3 +173,29 @@ func TestFillsAcrossPlanes(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishedRow checks which pad rows finishedRow finds made already: a
+// one-row run whose input row a step-1 run before it made.
+func TestFinishedRow(t *testing.T) {
+	main := rowRun{at: 3, n: 30, src: 0, step: 1}
+	for _, c := range []struct {
+		done []rowRun
+		r    rowRun
+		row  int
+		ok   bool
+	}{
+		{[]rowRun{main}, rowRun{at: 0, n: 1, src: 2}, 5, true},
+		{[]rowRun{main}, rowRun{at: 33, n: 1, src: 29}, 32, true},
+		{[]rowRun{{at: 0, n: 2, fill: true}, {at: 2, n: 10, src: 4, step: 1}}, rowRun{at: 12, n: 1, src: 13}, 11, true},
+		{[]rowRun{main}, rowRun{at: 0, n: 2, src: 0}, 0, false},                               // two rows
+		{[]rowRun{{at: 1, n: 29, src: 1, step: 1}}, rowRun{at: 0, n: 1, src: 0}, 0, false},    // cropped: not made
+		{[]rowRun{{at: 0, n: 30, src: 29, step: -1}}, rowRun{at: 30, n: 1, src: 0}, 0, false}, // reversed
+		{nil, rowRun{at: 0, n: 1, src: 2}, 0, false},                                          // nothing made yet
+		{[]rowRun{{at: 0, n: 30, fill: true}}, rowRun{at: 30, n: 1, src: 0}, 0, false},
+	} {
+		row, ok := finishedRow(c.done, c.r)
+		if row != c.row || ok != c.ok {
+			t.Errorf("finishedRow(%+v, %+v) = %d, %v; want %d, %v", c.done, c.r, row, ok, c.row, c.ok)
+		}
+	}
+}
