@@ -149,6 +149,9 @@ func BenchmarkExtra(b *testing.B) {
 		// (onePlane).
 		{Name: "f32_patch_edge1", DType: "float32", Shape: []int{20, 20}, Mode: "edge", Pads: []int{1, 1, 1, 1}},
 		{Name: "u8_rows15_symmetric3", DType: "uint8", Shape: []int{71, 15}, Mode: "symmetric", Pads: []int{3, 3, 3, 3}},
+		// A few narrow rows, which groups would leave rows over of: a
+		// row at a time, one call (rowGroupsSplitMin).
+		{Name: "u8_rows24_wrap3", DType: "uint8", Shape: []int{21, 24}, Mode: "wrap", Pads: []int{0, 0, 0, 3}},
 	})
 }
 
