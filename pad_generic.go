@@ -166,6 +166,10 @@ func (k *byteKernels) onePlane(levels []level, strides []int) bool {
 	return k.planes(pl, &levels[1], 1, 0, pl.outLen*pl.blk, 0, 0, strides[0], strides[1])
 }
 
+// onePlaneMaxRows bounds the rows of onePlane's outputs (a variable for
+// the tests: 0 sends every output to the executor).
+var onePlaneMaxRows = 80
+
 // onePlaneFits reports whether onePlane takes a program with tables tab.
 func onePlaneFits(levels []level, tab *sizeTables) bool {
 	if len(levels) != 2 || !shuffleInUse() || tab.shuffle == nil {
@@ -191,10 +195,10 @@ func (k *byteKernels) copyRows(off, from, n, count, stride int) {
 // copies from finished rows (finishedRow); more make each by a rows call
 // for all of them (planesAsRows), which a copy each does not beat. At the
 // AVX2 level, in process (a copy each against one rows call, copiesDst,
-// alternated 9 rounds), planes of 20 to 60 rows
-// of 110 to 176 bytes reflected or symmetric took 0.79-0.93x the time with
-// copies for 2 and 3 planes, 0.87-0.99x for 4 to 6, 0.99-1.05x for 8 and
-// 1.02-1.14x for 12 and 16.
+// alternated 9 rounds), planes of 20 to 60 rows of 110 to 176 bytes
+// reflected or symmetric took 0.79-0.93x the time with copies for 2 and 3
+// planes, 0.87-0.99x for 4 to 6, 0.99-1.05x for 8 and 1.02-1.14x for 12
+// and 16.
 const copyRowsMaxPlanes = 6
 
 // finishedRow reports whether the one row of run r is a copy of a row that
@@ -221,10 +225,6 @@ func finishedRow(done []rowRun, r rowRun) (row int, ok bool) {
 	}
 	return 0, false
 }
-
-// onePlaneMaxRows bounds the rows of onePlane's outputs (a variable for
-// the tests: 0 sends every output to the executor).
-var onePlaneMaxRows = 80
 
 var byteKernelsPool = sync.Pool{New: func() any { return new(byteKernels) }}
 
@@ -926,12 +926,13 @@ func expandAligned(dst, src []byte, pl planes, srcStride, minBytes int, t *expan
 
 // rowGroupsSplitMin is the fewest rows, over the planes of a call, that
 // rowPlanes makes by groups when the groups leave rows over (which take a
-// second call of the shuffle kernel, a row a row). With VBMI, in process
-// (groups and a row a row alternated 9 rounds), 150 random plans of rows
-// of 1 to 24 elements with a group table: calls of fewer than 128 rows
-// took a geometric mean of 0.93x the time a row a row (uint8 [1, 21, 24]
-// wrapped to [1, 21, 27]: 0.72-0.73x), 128 to 511 rows 1.03x with a bound
-// of 512, 17 of 68 above 1.05x.
+// second call of the shuffle kernel, a row at a time); fewer rows go a row
+// at a time in one call. With VBMI, in process (the two alternated 9
+// rounds), 150 random plans of rows of 1 to 24 elements with a group
+// table: calls of fewer than 128 rows took a geometric mean of 0.93x the
+// time a row at a time (uint8 [1, 21, 24] wrapped to [1, 21, 27]:
+// 0.72-0.73x); with a bound of 512, calls of 128 to 511 rows took 1.03x,
+// 17 of 68 above 1.05x.
 const rowGroupsSplitMin = 128
 
 // rowPlanes makes the first rows of count rows ds bytes apart in each of
