@@ -382,9 +382,9 @@ func TestPlaneShuffle(t *testing.T) {
 // and 3, every mode, some cropped, with and without a value) at every
 // level this CPU has, against guard pages and the reference. Spies check
 // that with VBMI uint8 [1000, 19] edge-padded to [1000, 22] takes the
-// shuffle kernel five rows a row (200 rows of 110 bytes in one call), a
-// run of 103 such rows a row a row (rowGroupsSplitMin), and that float32
-// rows of 24 bytes take no group table (rowGroupOf).
+// shuffle kernel five rows a row (200 rows of 110 bytes in one call), 103
+// such rows one at a time (rowGroupsSplitMin), and that float32 rows of 24
+// bytes take no group table (rowGroupOf).
 func TestRowGroups(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(131, 132))
@@ -411,7 +411,7 @@ func TestRowGroups(t *testing.T) {
 		{[]int{1003, 19}, edge(1, 2), 1, []shuffleCall{{200, 110, false}, {3, 22, false}}}, // the rows past the last group one a row
 		{[]int{1000, 5}, edge(1, 1), 4, []shuffleCall{{250, 112, false}}},                  // float32 rows of 28 bytes, four a row
 		{[]int{100, 19}, edge(1, 2), 1, []shuffleCall{{20, 110, false}}},                   // no rows over
-		{[]int{103, 19}, edge(1, 2), 1, []shuffleCall{{103, 22, false}}},                   // rows over, fewer than rowGroupsSplitMin rows: a row a row
+		{[]int{103, 19}, edge(1, 2), 1, []shuffleCall{{103, 22, false}}},                   // rows over, fewer than rowGroupsSplitMin: one at a time
 	} {
 		*calls = nil
 		checkSizeAtLevel(t, levelAVX512, c.shape, c.spec, c.size, randomBytes(r, c.size*prod(c.shape)), nil)
