@@ -333,6 +333,13 @@ func rowsKernelsFor(dst, src []byte, pl planes, dstStride, srcStride, left, mid 
 	return kernelsInUse()
 }
 
+// shuffleTakes reports whether the level in use has a shuffle kernel for
+// the rows of tab (canShuffle).
+func shuffleTakes(tab *shuffleTable) bool {
+	ks := kernelsInUse()
+	return ks != nil && ks.canShuffle(tab)
+}
+
 // shuffleInUse reports whether narrow rows use the shuffle kernel.
 func shuffleInUse() bool {
 	ks := kernelsInUse()

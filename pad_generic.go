@@ -149,15 +149,18 @@ func programFor(levels, inputs []level, out, workers int, stream bool) []level {
 // onePlane makes the output of a program of two levels (a matrix, after
 // the plan merged its axes) as one plane (planes), where its rows are
 // padded at both ends of the row axis (three segments or more), are at
-// most onePlaneMaxRows, and take the shuffle kernel; it reports whether it
-// did. Its row list then makes the whole output in one call of the kernel
-// (planesByList), pad rows with the others, where the executor takes a
-// kernel call per segment and the calls' fixed cost is most of the time:
-// a float32 [20, 20] edge-padded by 1 118 -> 98 ns, uint8 [71, 15] by 3
-// symmetric 184 -> 110 ns. Past onePlaneMaxRows rows of up to 40 bytes
-// lost to the executor's row group kernels (float32 [108, 4] reflected to
-// [110, 10]: 1.10x the time), as did rows padded at one end only (two
-// calls either way; uint8 [48, 10] symmetric to [49, 12]: 1.24x).
+// most onePlaneMaxRows, and take a shuffle kernel of the level in use
+// (with VBMI rows of up to 128 bytes, at the AVX2 level the narrow kernel's
+// of up to 32); it reports whether it did. Its row list then makes the
+// whole output in one call of the kernel (planesByList), pad rows with the
+// others, where the executor takes a kernel call per segment and the
+// calls' fixed cost is most of the time: a float32 [20, 20] edge-padded by
+// 1 118 -> 98 ns, uint8 [71, 15] by 3 symmetric 184 -> 110 ns. Past
+// onePlaneMaxRows rows of up to 40 bytes lost to the executor's row group
+// kernels (float32 [108, 4] reflected to [110, 10]: 1.10x the time), as
+// did rows padded at one end only (two calls either way; uint8 [48, 10]
+// symmetric to [49, 12]: 1.24x), and at the AVX2 level rows no shuffle
+// kernel takes (int16 [30, 55] symmetric-padded: 2.6x, a rows call a run).
 func (k *byteKernels) onePlane(levels []level, strides []int) bool {
 	if !onePlaneFits(levels, k.tab) {
 		return false
@@ -172,7 +175,7 @@ var onePlaneMaxRows = 80
 
 // onePlaneFits reports whether onePlane takes a program with tables tab.
 func onePlaneFits(levels []level, tab *sizeTables) bool {
-	if len(levels) != 2 || !shuffleInUse() || tab.shuffle == nil {
+	if len(levels) != 2 || tab.shuffle == nil || !shuffleTakes(tab.shuffle) {
 		return false
 	}
 	pl := &levels[0]

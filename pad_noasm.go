@@ -52,6 +52,8 @@ func rowsPiecesBytes([]byte, []byte, planes, int, int, int, int, int, []int32) b
 
 func shuffleInUse() bool { return false }
 
+func shuffleTakes(*shuffleTable) bool { return false }
+
 func repCopiesOn() bool { return false }
 
 func repDirection(int) int { return 0 }

@@ -434,10 +434,10 @@ func TestRowGroups(t *testing.T) {
 // TestOnePlane runs random matrices of up to onePlaneMaxRows+20 rows of 1
 // to 128 bytes padded on both axes (every mode, some cropped, with and
 // without a value) at every level this CPU has, against guard pages and
-// the reference. Spies check that with VBMI a matrix padded at both ends
-// of its row axis, of at most onePlaneMaxRows rows, is one call of the
-// shuffle kernel over its row list (onePlane), and that one padded at one
-// end, or taller, is not.
+// the reference. Spies check that a matrix padded at both ends of its row
+// axis, of at most onePlaneMaxRows rows, is one call of the shuffle kernel
+// over its row list (onePlane), with VBMI and at the AVX2 level, and that
+// one padded at one end, or taller, is not.
 func TestOnePlane(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(151, 152))
@@ -447,9 +447,11 @@ func TestOnePlane(t *testing.T) {
 		}
 		return r.IntN(5)
 	}
-	share := 6
-	if !shuffleInUse() {
-		share = math.MaxInt // no output is one plane at the level in use
+	share := math.MaxInt // no output is one plane at the level in use
+	if ks := kernelsInUse(); ks != nil && ks.rowsShuffle != nil {
+		share = 6
+	} else if ks != nil && ks.rowsShuffleNarrow != nil {
+		share = 12 // rows of up to 32 bytes
 	}
 	runRandomPlans(t, r, levels, 400, share, func() ([]int, Spec, int, []byte) {
 		es := 1 << r.IntN(4)
@@ -468,6 +470,36 @@ func TestOnePlane(t *testing.T) {
 		}
 		return shape, spec, es, value
 	}, func(p *Plan, es int) bool { return onePlaneFits(p.levels, p.tablesFor(es)) }, "are one plane")
+
+	// At the AVX2 level, rows of up to 32 bytes by the narrow kernel.
+	if avx2 := kernelsAt(levelAVX2); avx2 != nil && avx2.supported && avx2.rowsShuffleNarrow != nil {
+		var listed, rows []int
+		kernel := avx2.rowsShuffleNarrow
+		setForTest(t, &avx2.rowsShuffleNarrow, func(dst, src *byte, n, dstStride, srcStride int, tab *[224]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int) {
+			if rowIdx != nil {
+				listed = append(listed, n)
+			} else {
+				rows = append(rows, n)
+			}
+			kernel(dst, src, n, dstStride, srcStride, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1)
+		})
+		for _, c := range []struct {
+			shape  []int
+			before int
+			listed []int // the one plane's rows in its one call, or none
+		}{
+			{[]int{20, 20}, 1, []int{22}},
+			{[]int{20, 20}, 0, nil},  // padded at one end: the executor's calls
+			{[]int{100, 20}, 1, nil}, // past onePlaneMaxRows
+		} {
+			listed, rows = nil, nil
+			spec := Spec{Mode: Reflect, Before: []int{c.before, 1}, After: []int{1, 1}}
+			checkSizeAtLevel(t, levelAVX2, c.shape, spec, 1, randomBytes(r, prod(c.shape)), nil)
+			if !slices.Equal(listed, c.listed) || c.listed != nil && rows != nil {
+				t.Errorf("AVX2, %v %v: narrow kernel calls of rows %v listed, %v not, want %v listed", c.shape, spec, listed, rows, c.listed)
+			}
+		}
+	}
 
 	vbmi := kernelsAt(levelAVX512)
 	if vbmi == nil || !vbmi.supported || vbmi.rowsShuffle == nil {
