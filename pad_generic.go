@@ -182,26 +182,14 @@ func onePlaneFits(levels []level, tab *sizeTables) bool {
 	return len(pl.segs) >= 3 && pl.outLen <= onePlaneMaxRows && pl.list != nil
 }
 
-// copyRows copies n elements within dst from from to off, and count-1 more
-// pairs of offsets stride apart: a plane's finished row into a pad row,
-// for count planes, a copy each.
-func (k *byteKernels) copyRows(off, from, n, count, stride int) {
-	size := k.size
-	d, s, w := off*size, from*size, n*size
-	for range count {
-		copyBytes(k.dst[d:d+w], k.dst[s:s+w], false)
-		d, s = d+stride*size, s+stride*size
-	}
-}
-
 // copyRowsMaxPlanes is the most planes of a batch whose pad rows planes
-// copies from finished rows (finishedRow); more make each by a rows call
-// for all of them (planesAsRows), which a copy each does not beat. At the
-// AVX2 level, in process (a copy each against one rows call, copiesDst,
-// alternated 9 rounds), planes of 20 to 60 rows of 110 to 176 bytes
-// reflected or symmetric took 0.79-0.93x the time with copies for 2 and 3
-// planes, 0.87-0.99x for 4 to 6, 0.99-1.05x for 8 and 1.02-1.14x for 12
-// and 16.
+// copies from finished rows (finishedRow), a copy each (copyEach); more
+// make each by a rows call for all of them (planesAsRows), which a copy
+// each does not beat. At the AVX2 level, in process (a copy each against
+// one rows call, copiesDst, alternated 9 rounds), planes of 20 to 60 rows
+// of 110 to 176 bytes reflected or symmetric took 0.79-0.93x the time with
+// copies for 2 and 3 planes, 0.87-0.99x for 4 to 6, 0.99-1.05x for 8 and
+// 1.02-1.14x for 12 and 16.
 const copyRowsMaxPlanes = 6
 
 // finishedRow reports whether the one row of run r is a copy of a row that
@@ -472,7 +460,7 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 			}
 			if m <= copyRowsMaxPlanes && !k.stream {
 				if from, ok := finishedRow(pl.runs[:i], r); ok {
-					k.copyRows(at, o+from*pl.blk, pl.blk, m, dstPlane)
+					copyEach(k, at, o+from*pl.blk, pl.blk, m, dstPlane)
 					continue
 				}
 			}

@@ -194,12 +194,7 @@ func TestNarrowTables(t *testing.T) {
 	if ks == nil || ks.rowsShuffleNarrow == nil {
 		t.Skip("no AVX2 level: no narrow shuffle kernel")
 	}
-	var calls int
-	kernel := ks.rowsShuffleNarrow
-	setForTest(t, &ks.rowsShuffleNarrow, func(dst, src *byte, rows, dstStride, srcStride int, tab *[224]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int) {
-		calls++
-		kernel(dst, src, rows, dstStride, srcStride, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1)
-	})
+	calls := recordNarrowCalls(t, ks)
 	r := rand.New(rand.NewPCG(75, 76))
 	for _, g := range []struct {
 		shape []int
@@ -224,12 +219,12 @@ func TestNarrowTables(t *testing.T) {
 		in := randomBytes(r, prod(g.shape)*g.size)
 		want, _, _ := refPad(in, g.size, g.shape, spec, nil)
 		dst := make([]byte, len(want))
-		calls = 0
+		*calls = nil
 		withLevel(levelAVX2, func() { err = p.RunBytes(dst, in, g.size, nil) })
 		if err != nil || !bytes.Equal(dst, want) {
 			t.Fatalf("%v %v at AVX2: output differs from the reference (%v)", g.shape, spec, err)
 		}
-		if calls == 0 {
+		if len(*calls) == 0 {
 			t.Errorf("%v %v at AVX2, %d-byte elements: the narrow shuffle kernel was not called", g.shape, spec, g.size)
 		}
 		if n := p.tablesFor(g.size).shuffle.narrow; g.want >= 0 && n.shape != g.want {
