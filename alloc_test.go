@@ -1,6 +1,9 @@
 package pad
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // TestRunsAllocateNothing: running a compiled plan allocates nothing, on
 // every path (the race detector's instrumentation allocates, so not there).
@@ -72,13 +75,18 @@ func TestTableRunsAllocateNothing(t *testing.T) {
 		t.Skip("allocations are not measured under -race")
 	}
 	setForTest(t, &periodicAtFirstRun, false) // as outside the tests
+	dilate := Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}, Interior: []int{0, 0, 1, 1}}
 	for _, c := range []struct {
 		shape []int
 		spec  Spec
+		off   int // of dst from an allocation's start
 	}{
-		{[]int{2, 3, 14, 14}, Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}}, // expand, wide
-		{[]int{2, 3, 14, 14}, Spec{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}},  // shuffle, lines
-		{[]int{2, 30, 40, 19}, Spec{Mode: Wrap, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 2}}},    // row groups and lists
+		{[]int{2, 3, 14, 14}, Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}, 0}, // expand, wide
+		{[]int{2, 3, 14, 14}, Spec{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}, 0},  // shuffle, lines
+		{[]int{2, 30, 40, 19}, Spec{Mode: Wrap, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 2}}, 0},    // row groups and lists
+		{[]int{2, 3, 40, 40}, dilate, 0},  // interior padding by planes (denseExpandOf) in batches
+		{[]int{2, 3, 40, 40}, dilate, 20}, // ... off a line, by shifted tables
+		{[]int{2, 3, 40, 40}, dilate, 1},  // ... and off their elements
 	} {
 		shape, s := c.shape, c.spec
 		p, err := NewPlan(shape, s, Workers(1))
@@ -87,10 +95,11 @@ func TestTableRunsAllocateNothing(t *testing.T) {
 		}
 		in, out := prod(shape), prod(p.OutShape())
 		for _, es := range kernelSizes {
-			src, dst := make([]byte, in*es), make([]byte, out*es)
-			p.RunBytes(dst, src, es, nil) // the first run: AllocsPerRun's own is the second
-			if a := testing.AllocsPerRun(20, func() { p.RunBytes(dst, src, es, nil) }); a != 0 {
-				t.Errorf("%v, %d-byte elements: a run allocates %v times", s, es, a)
+			src, dst := make([]byte, in*es), make([]byte, out*es+c.off)[c.off:]
+			value := bytes.Repeat([]byte{1, 2, 3, 4}, 4)[:es] // a pattern that a shift rotates
+			p.RunBytes(dst, src, es, value)                   // the first run: AllocsPerRun's own is the second
+			if a := testing.AllocsPerRun(20, func() { p.RunBytes(dst, src, es, value) }); a != 0 {
+				t.Errorf("%v, %d-byte elements, dst at %d: a run allocates %v times", s, es, c.off, a)
 			}
 			if tab := p.tables[sizeIndex(es)].Load(); tab == nil || !tab.periodic {
 				t.Errorf("%v, %d-byte elements: not every table after the runs", s, es)

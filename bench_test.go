@@ -171,48 +171,86 @@ func benchCases(b *testing.B, cases []suite.Case) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			src := r.Input()
-			dst := suite.AlignedBytes(r.OutBytes())
-			out := suite.AlignedBytes(r.OutBytes()) // memmove's destination
-			size, value := r.Elem.Size, r.ValueBytes
-			run := func(b *testing.B) {
-				if err := p.RunBytes(dst, src, size, value); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchPlan(b, p, r.Input(), r.OutBytes(), r.Elem.Size, r.ValueBytes)
+		})
+	}
+}
 
-			// The two paths must agree before either is timed.
+// benchPlan times p's RunBytes from src into an output of outBytes, the
+// generic path's and a memmove of the output in the same run, once it has
+// checked that the two paths agree.
+func benchPlan(b *testing.B, p *Plan, src []byte, outBytes, size int, value []byte) {
+	dst := suite.AlignedBytes(outBytes)
+	out := suite.AlignedBytes(outBytes) // memmove's destination
+	run := func(b *testing.B) {
+		if err := p.RunBytes(dst, src, size, value); err != nil {
+			b.Fatal(err)
+		}
+	}
+
+	// The two paths must agree before either is timed.
+	run(b)
+	want := bytes.Clone(dst)
+	withLevel(levelGo, func() { run(b) })
+	if !bytes.Equal(dst, want) {
+		b.Fatalf("the generic path's output differs from the %s kernels'", active)
+	}
+
+	inOut := int64(len(src) + outBytes)
+	b.Run("impl=pad", func(b *testing.B) {
+		b.SetBytes(inOut)
+		b.ReportAllocs()
+		for b.Loop() {
 			run(b)
-			want := bytes.Clone(dst)
-			withLevel(levelGo, func() { run(b) })
-			if !bytes.Equal(dst, want) {
-				b.Fatalf("the generic path's output differs from the %s kernels'", active)
+		}
+	})
+	b.Run("impl=generic", func(b *testing.B) {
+		b.SetBytes(inOut)
+		b.ReportAllocs()
+		withLevel(levelGo, func() {
+			for b.Loop() {
+				run(b)
 			}
+		})
+	})
+	b.Run("impl=memmove", func(b *testing.B) {
+		b.SetBytes(inOut)
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(out, dst)
+		}
+	})
+}
 
-			inOut := int64(r.InBytes() + r.OutBytes())
-			b.Run("impl=pad", func(b *testing.B) {
-				b.SetBytes(inOut)
-				b.ReportAllocs()
-				for b.Loop() {
-					run(b)
-				}
-			})
-			b.Run("impl=generic", func(b *testing.B) {
-				b.SetBytes(inOut)
-				b.ReportAllocs()
-				withLevel(levelGo, func() {
-					for b.Loop() {
-						run(b)
-					}
-				})
-			})
-			b.Run("impl=memmove", func(b *testing.B) {
-				b.SetBytes(inOut)
-				b.ReportAllocs()
-				for b.Loop() {
-					copy(out, dst)
-				}
-			})
+// BenchmarkInterior times interior padding (Spec.Interior, constant
+// padding that dilates axes, as transposed convolutions and their
+// gradients in XLA-style backends do) as benchCases times the suite: the
+// dilated planes, or whole outputs, by the expand kernels (denseExpandOf).
+func BenchmarkInterior(b *testing.B) {
+	for _, c := range []struct {
+		name                           string
+		shape, before, after, interior []int
+		size                           int
+	}{
+		// A stride-2 transposed convolution's input, dilated.
+		{"f32_dilate1", []int{1, 64, 28, 28}, []int{0, 0, 0, 0}, []int{0, 0, 0, 0}, []int{0, 0, 1, 1}, 4},
+		// ... and padded by 2 for its 5x5 kernel.
+		{"f32_dilate1_pad2", []int{1, 32, 28, 28}, []int{0, 0, 2, 2}, []int{0, 0, 2, 2}, []int{0, 0, 1, 1}, 4},
+		// An RGB image upsampled by zero insertion (the whole output one unit).
+		{"u8_nhwc_dilate1", []int{1, 56, 56, 3}, []int{0, 1, 1, 0}, []int{0, 1, 1, 0}, []int{0, 1, 1, 0}, 1},
+		// Signals upsampled by 4, rows too large for one table: a row a unit.
+		{"f32_rows_dilate3", []int{64, 256}, []int{0, 0}, []int{0, 3}, []int{0, 3}, 4},
+	} {
+		b.Run("case="+c.name, func(b *testing.B) {
+			p, err := NewPlan(c.shape, Spec{Mode: Constant, Before: c.before, After: c.after, Interior: c.interior})
+			if err != nil {
+				b.Fatal(err)
+			}
+			in := make([]byte, c.size*prod(c.shape))
+			for i := range in {
+				in[i] = byte(i*7 + 1)
+			}
+			benchPlan(b, p, in, c.size*prod(p.OutShape()), c.size, nil)
 		})
 	}
 }

@@ -695,8 +695,9 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 // rowsExpandShifted makes the planes as rowsExpandPads does where dst
 // starts off a line: the bytes before its first line boundary here, the
 // others by the kernel with t's table shifted to that line
-// (expandTable.shiftedBy). It reports whether it did.
-func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable, pat *[32]byte) bool {
+// (expandTable.shiftedBy), the pattern from the line on in rot (the
+// caller's, so that no run allocates it). It reports whether it did.
+func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable, pat, rot *[32]byte) bool {
 	ks, delta := expandLevel(pl, srcStride, t), (64-addrPhase(dst))%64
 	if ks == nil || delta == 0 || pl.n*t.plane < delta+64 {
 		return false
@@ -710,7 +711,6 @@ func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable
 		return false // the word kernel needs whole words from the line on
 	}
 	s := t.shiftedBy(delta)
-	var rot [32]byte // the pattern from the line on
 	for i := range rot {
 		rot[i] = pat[(i+delta)%32]
 	}
@@ -723,7 +723,7 @@ func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable
 			dst[i] = pat[i%32]
 		}
 	}
-	return expandCalls(ks, dst[delta:], src[taken:], s, &rot)
+	return expandCalls(ks, dst[delta:], src[taken:], s, rot)
 }
 
 // expandLevel returns the kernels of the level in use if the planes pl
@@ -764,6 +764,13 @@ func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte)
 		}
 	}
 	return true
+}
+
+// expandTakes reports whether the level in use has an expand kernel for
+// table t.
+func expandTakes(t *expandTable) bool {
+	ks := kernelsInUse()
+	return ks != nil && (ks.rowsExpand != nil || ks.expandWords(t))
 }
 
 // expandsRows reports whether the level in use makes runs of rows, tiny

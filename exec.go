@@ -110,16 +110,7 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 	case segSrc:
 		x.blocks(l, s.n, at, blk, srcOff+s.src*stride, s.step*stride)
 	case segDilate:
-		src, gap := srcOff+s.src*stride, s.step*blk
-		for t := 0; t < s.n; t++ {
-			if t > 0 {
-				x.k.fill(at, gap)
-				at += gap
-			}
-			x.element(l, at, src)
-			at += blk
-			src += stride
-		}
+		x.dilate(l, s.n, at, srcOff+s.src*stride, s.step)
 	case segDup:
 		x.k.copyDst(at, off+s.src*blk, s.n, blk, s.step*blk)
 	case segRepeat:
@@ -245,13 +236,28 @@ func (x *executor[K]) acrossPays(l, n int) bool {
 	return false
 }
 
-// element makes one block of level l at dst offset at from the input
-// block at src offset src.
-func (x *executor[K]) element(l, at, src int) {
-	if l == len(x.levels)-1 {
-		x.k.copySrc(at, src, 1, x.levels[l].blk, x.strides[l])
-	} else {
-		x.run(l+1, at, src)
+// dilate makes n input blocks of level l with gap value blocks between
+// neighbours (interior padding), from dst offset at and the input block at
+// src: above the innermost level the blocks in one call of blocks, which
+// hands them to the kernels as rows, planes or cubes a gap apart, then the
+// gaps in one call of fills; at the innermost level a block at a time.
+func (x *executor[K]) dilate(l, n, at, src, gap int) {
+	blk, stride := x.levels[l].blk, x.strides[l]
+	if l < len(x.levels)-1 {
+		x.blocks(l, n, at, (gap+1)*blk, src, stride)
+		if n > 1 && gap > 0 {
+			x.k.fills(at+blk, gap*blk, n-1, (gap+1)*blk)
+		}
+		return
+	}
+	for t := range n {
+		if t > 0 {
+			x.k.fill(at, gap*blk)
+			at += gap * blk
+		}
+		x.k.copySrc(at, src, 1, blk, stride)
+		at += blk
+		src += stride
 	}
 }
 
@@ -278,7 +284,7 @@ func (x *executor[K]) runBlocks(lo, hi int) {
 					break
 				}
 				if p >= lo {
-					x.element(0, p*blk, (s.src+t)*x.strides[0])
+					x.blocks(0, 1, p*blk, blk, (s.src+t)*x.strides[0], x.strides[0])
 				}
 				if a, b := max(p+1, lo), min(p+period, hi); t < s.n-1 && a < b {
 					x.k.fill(a*blk, (b-a)*blk)

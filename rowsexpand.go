@@ -126,6 +126,89 @@ func cubeExpandOf(cl, pl, lv *level, planeStride, rowStride, size, cubes int) *e
 	})
 }
 
+// denseExpandOf returns the expand table at element size bytes of the
+// output units of interior padding: the sub-tensors that levels (the plane
+// level and the rows, or the whole program of one or two levels) make, with
+// strides their input strides, if they dilate (segDilate) and a unit's
+// output takes the value or the next element of its input, every element
+// once, in order (constant padding, uncropped). The expand kernel then makes
+// a run of units as one stream, where the executor takes a fill and a copy
+// an element. units is how many the plan has; a unit of more than limit*64
+// bytes (limit masks: expandMaxEntries, or denseWholeMaxEntries for the
+// whole output), or of an empty input, has no table.
+func denseExpandOf(levels []level, strides []int, size, units, limit int) *expandTable {
+	dilates := false
+	span := levels[len(levels)-1].blk // the input elements of a unit
+	for i := range levels {
+		for _, s := range levels[i].segs {
+			dilates = dilates || s.kind == segDilate
+		}
+		if levels[i].inLen == 0 || strides[i] < 0 {
+			return nil
+		}
+		span += (levels[i].inLen - 1) * strides[i]
+	}
+	top := &levels[0]
+	outElems := top.outLen * top.blk
+	unit := outElems * size
+	if !dilates || !kernelSize(size) || unit > limit*64 || span > outElems {
+		return nil
+	}
+	idx := indexMap(levels, strides, span, outElems)
+	next := int32(0)
+	for _, j := range idx {
+		if j >= 0 {
+			if j != next {
+				return nil
+			}
+			next++
+		}
+	}
+	if int(next) != span {
+		return nil
+	}
+	most := 0 // a table of units from its start where a period is too long
+	if lcm(unit, 64) > limit*64 {
+		most = min(units, limit*64/unit)
+	}
+	// Width 0: the word kernels' bound on rows (expandDwordsMaxWidth) was
+	// measured against the rows kernels, which do not take dilated rows.
+	return newExpandTableUpTo(limit, unit, 1, 0, span*size, most, func(t *expandTable, p int) {
+		for i, j := range idx {
+			if j >= 0 {
+				t.setRange(p+i*size, p+(i+1)*size)
+			}
+		}
+	})
+}
+
+// expandGo makes dst from src as the expand kernel does with table t from
+// the start of its period (a unit's start), a byte at a time: the calls
+// the kernel declines (dst off a line by a part of a word, for the word
+// kernel).
+func expandGo(dst, src []byte, t *expandTable, pat *[32]byte) {
+	k := 0
+	for i := range dst {
+		j := i % t.period
+		if t.most > 0 {
+			j = i
+		}
+		if t.masks[j/64]>>(j%64)&1 != 0 {
+			dst[i] = src[k]
+			k++
+		} else {
+			dst[i] = pat[i%32]
+		}
+	}
+}
+
+// denseWholeMaxEntries bounds the table of interior padding whose unit is
+// the whole output (a program of one or two levels: one call, so at most
+// one table shifted to dst's phase): 64 KiB of masks, outputs of 512 KiB.
+// uint8 [1, 54, 54, 13] dilated by 1 on its rows and columns (151 KiB out)
+// took 4.97x memmove a row at a time (denseRows), 1.50x by this table.
+const denseWholeMaxEntries = 8192
+
 // rowExpandMaxWidth and rowExpandByteMaxWidth are the widest rows, in
 // bytes, that rowExpandOf makes a table for: of whole 4-byte words (the
 // word kernels), and of bytes.
@@ -166,15 +249,20 @@ func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 // or nil when its period needs more than expandMaxEntries masks, unless
 // the plan's most units fit in them (expandTable.most; 0: not known).
 func newExpandTableOf(unit, rows, width, mid, most int, set func(t *expandTable, p int)) *expandTable {
+	return newExpandTableUpTo(expandMaxEntries, unit, rows, width, mid, most, set)
+}
+
+// newExpandTableUpTo is newExpandTableOf with limit masks at most.
+func newExpandTableUpTo(limit, unit, rows, width, mid, most int, set func(t *expandTable, p int)) *expandTable {
 	period, units := lcm(unit, 64), 0
-	if period > expandMaxEntries*64 && most > 0 && most <= expandMaxEntries*64/unit {
+	if period > limit*64 && most > 0 && most <= limit*64/unit {
 		period, units = (most*unit+63)&^63, most
 	}
 	if period < 64*(expandCopies+1) { // a period of eight masks or more
 		period *= (64*(expandCopies+1) + period - 1) / period
 	}
 	entries := period / 64
-	if entries > expandMaxEntries {
+	if entries > limit {
 		return nil
 	}
 	t := &expandTable{plane: unit, rows: rows, mid: mid, width: width, period: period, entries: entries, most: units, masks: make([]uint64, entries+expandCopies)}

@@ -38,6 +38,8 @@ type sizeTables struct {
 	rowGroups   *rowGroupTable   // or, with VBMI, a few at a time as one row of the shuffle kernel (shuffle.go)
 	cubes       *cubeTables      // the blocks of the level above the plane level (cubes.go)
 	pieces      *pieceTable      // the innermost level's rows by the pieces kernel (piecesOf)
+	dense       *expandTable     // interior padding: planes, or the whole output, by the expand kernel (denseExpandOf)
+	denseRows   *expandTable     // or, where those are too large, rows
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -103,7 +105,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		if n >= 4 && planeBlocksOn {
 			t.cubes = cubeTablesOf(p.levels[n-4:], p.strides[n-4:], size)
 		}
-		if n >= 3 && lv.row.kind != rowGeneral {
+		if n >= 3 {
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			if t.plane != nil && planeChunksOn {
 				t.chunkGroups = chunkGroupOf(&p.levels[n-2], lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size)
@@ -163,6 +165,23 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		}
 		if e := t.expand; e != nil && e.dwords == nil && byteExpandMaxWidth > 0 && pl.blk*size > byteExpandMaxWidth {
 			t.expand = nil // the byte kernel, slower there than the others
+		}
+	}
+	if periodic {
+		u, units := max(0, n-2), 1 // the plane level, or the whole program
+		for _, up := range p.levels[:u] {
+			units *= up.outLen
+		}
+		limit := expandMaxEntries
+		if u == 0 {
+			limit = denseWholeMaxEntries
+		}
+		t.dense = denseExpandOf(p.levels[u:], p.strides[u:], size, units, limit)
+		if t.dense == nil && n >= 2 {
+			for _, up := range p.levels[u : n-1] {
+				units *= up.outLen
+			}
+			t.denseRows = denseExpandOf(p.levels[n-1:], p.strides[n-1:], size, units, expandMaxEntries)
 		}
 	}
 	if t == noTables {

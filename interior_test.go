@@ -1,0 +1,98 @@
+//go:build unix && !purego && !noasm
+
+package pad
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestInteriorPadding runs random plans of interior padding (constant
+// padding that dilates one to all axes, with pads and some crops, elements
+// of 1 to 16 bytes, with and without a value) at every level, Go's
+// included, against guard pages and the reference. Uncropped ones have a
+// table of their planes (denseExpandOf) that the levels with an expand
+// kernel make them by (planesDense, expandGo where the kernel declines a
+// call); the others, and the Go level's, dilate their rows a word an
+// element (dilateRow).
+func TestInteriorPadding(t *testing.T) {
+	r := rand.New(rand.NewPCG(171, 172))
+	sizes := []int{1, 2, 3, 4, 8, 16}
+	byRows := 0
+	runRandomPlans(t, r, gridLevels(), 1000, 3, func() ([]int, Spec, int, []byte) {
+	draw:
+		rank := 1 + r.IntN(4)
+		shape := make([]int, rank)
+		spec := Spec{Mode: Constant, Before: make([]int, rank), After: make([]int, rank), Interior: make([]int, rank)}
+		for i := range shape {
+			shape[i] = 1 + r.IntN([]int{40, 12, 30, 30}[i])
+			if r.IntN(2) == 0 || i == rank-1 {
+				spec.Interior[i] = r.IntN(4)
+			}
+			if r.IntN(2) == 0 {
+				spec.Before[i], spec.After[i] = r.IntN(3), r.IntN(3)
+			}
+			if r.IntN(12) == 0 && shape[i] > 2 {
+				spec.Before[i] = -1
+			}
+		}
+		es := sizes[r.IntN(len(sizes))]
+		out := es
+		for i, n := range shape {
+			out *= n + spec.Before[i] + spec.After[i] + (n-1)*spec.Interior[i]
+		}
+		if out > 256<<10 {
+			goto draw
+		}
+		var value []byte
+		if r.IntN(2) == 0 {
+			value = randomBytes(r, es)
+		}
+		return shape, spec, es, value
+	}, func(p *Plan, es int) bool {
+		tab := p.tablesFor(es)
+		if tab.denseRows != nil {
+			byRows++
+		}
+		return tab.dense != nil || tab.denseRows != nil
+	}, "have a table of interior padding")
+	if min := 20; byRows < min && !testing.Short() {
+		t.Fatalf("only %d plans with a table of their rows (denseRows), want %d", byRows, min)
+	}
+	t.Logf("%d of them of their rows", byRows)
+
+	// Tables of a part of the plan's planes, which take them in batches
+	// (expandTable.most), and of a whole output past the planes' bound.
+	a := newGuardArena(t, 2, 1<<20)
+	for _, c := range []struct {
+		shape []int
+		es    int
+		check func(tab *sizeTables) bool
+	}{
+		{[]int{60, 27, 27}, 1, func(tab *sizeTables) bool { return tab.dense != nil && tab.dense.most > 0 && tab.dense.most < 60 }},
+		{[]int{54, 54, 13}, 1, func(tab *sizeTables) bool { return tab.dense != nil && tab.dense.plane > expandMaxEntries*64 }},
+		{[]int{3, 70, 150}, 4, func(tab *sizeTables) bool { return tab.dense == nil && tab.denseRows != nil }},
+	} {
+		interior := make([]int, len(c.shape))
+		interior[len(interior)-2], interior[len(interior)-1] = 1, 1
+		if c.shape[2] == 13 {
+			interior = []int{1, 1, 0}
+		}
+		spec := Spec{Mode: Constant, Before: make([]int, len(c.shape)), After: make([]int, len(c.shape)), Interior: interior}
+		p, err := newExecPlan(c.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		what := fmt.Sprintf("%v %v size %d", c.shape, spec, c.es)
+		if !c.check(p.tablesFor(c.es)) {
+			t.Errorf("%s: not the table it is here for", what)
+		}
+		in := randomBytes(r, c.es*prod(c.shape))
+		want, _, err := refPad(in, c.es, c.shape, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.runPlanAtLevels(t, r, gridLevels(), p, in, c.es, nil, want, what)
+	}
+}
