@@ -96,3 +96,33 @@ func TestInteriorPadding(t *testing.T) {
 		a.runPlanAtLevels(t, r, gridLevels(), p, in, c.es, nil, want, what)
 	}
 }
+
+// TestPastThePeriod runs random plans of reflect, symmetric and wrap
+// padding past the period of their rows (as numpy.pad extends them) at
+// every level against guard pages and the reference: rows of a general
+// form, which the shuffle kernels make by their own table where a row fits
+// them (generalRowTable) and the executor's segments otherwise.
+func TestPastThePeriod(t *testing.T) {
+	r := rand.New(rand.NewPCG(173, 174))
+	runRandomPlans(t, r, gridLevels(), 600, 4, func() ([]int, Spec, int, []byte) {
+	draw:
+		es := 1 << r.IntN(4)
+		w := 1 + r.IntN(12)
+		shape := []int{1 + r.IntN(60), 1 + r.IntN(10), w}
+		spec := Spec{Mode: []Mode{Reflect, Symmetric, Wrap}[r.IntN(3)], Before: make([]int, 3), After: make([]int, 3)}
+		for i, n := range shape[1:] {
+			spec.Before[i+1], spec.After[i+1] = r.IntN(3*n+1), r.IntN(3*n+1)
+			if r.IntN(8) == 0 && n > 2 {
+				spec.Before[i+1] = -1
+			}
+		}
+		out := es
+		for i, n := range shape {
+			out *= n + spec.Before[i] + spec.After[i]
+		}
+		if out > 256<<10 {
+			goto draw
+		}
+		return shape, spec, es, nil
+	}, func(p *Plan, es int) bool { return p.tablesFor(es).generalRows != nil }, "have a shuffle table of rows of a general form")
+}

@@ -843,6 +843,10 @@ func (k *byteKernels) rowsPlanesBy(lv *level, pl planes, count, off, dstStride, 
 		}
 		return
 	}
+	if t := k.tab.generalRows; t != nil && rowsShuffleBytes(k.dst[off*size:], k.src[srcOff*size:], planes{pl.n, pl.dst * size, pl.src * size},
+		count, dstStride*size, srcStride*size, t.width, t.mid, &t.tab, &k.pat) {
+		return
+	}
 	if r.kind == rowGeneral || r.kind == rowConst && !k.zero && !kernelSize(size) {
 		for p := range pl.n {
 			for t := 0; t < count; t++ {

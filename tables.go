@@ -40,6 +40,7 @@ type sizeTables struct {
 	pieces      *pieceTable      // the innermost level's rows by the pieces kernel (piecesOf)
 	dense       *expandTable     // interior padding: planes, or the whole output, by the expand kernel (denseExpandOf)
 	denseRows   *expandTable     // or, where those are too large, rows
+	generalRows *planeShuffle    // the innermost level's rows of a general form, by the shuffle kernels (generalRowTable)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -98,6 +99,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
 		}
 		t.pieces = piecesOf(&lv.row, size)
+		t.generalRows = generalRowTable(lv, p.strides[n-1], size)
 		if n >= 2 {
 			t.rowGroups = rowGroupOf(lv, p.strides[n-2], p.strides[n-1], size)
 			t.rowExpand = rowExpandOf(lv, p.strides[n-2], size)
