@@ -740,7 +740,7 @@ func expandLevel(pl planes, srcStride int, t *expandTable) *asmKernels {
 // by the expand kernel of table t, whole periods a call, and reports
 // whether the level has a kernel for t.
 func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte) bool {
-	words := ks.expandWords(t)
+	words := ks.expandWords(t) && len(dst)%4 == 0 // the word kernel makes whole words
 	if !words && ks.rowsExpand == nil {
 		return false
 	}

@@ -3,6 +3,7 @@
 package pad
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -125,4 +126,46 @@ func TestPastThePeriod(t *testing.T) {
 		}
 		return shape, spec, es, nil
 	}, func(p *Plan, es int) bool { return p.tablesFor(es).generalRows != nil }, "have a shuffle table of rows of a general form")
+}
+
+// TestInteriorShortOutputs runs outputs of interior padding of a few bytes
+// whose table takes whole words (2-byte elements dilated by 1 and the
+// like) from every phase of dst to a cache line: the word expand kernel
+// makes whole words only, so outputs of a part of one take the byte kernel
+// or expandGo (a fuzzed [1] dilated by 1, 2-byte elements at a line, took
+// the word kernel for 2 bytes and wrote none).
+func TestInteriorShortOutputs(t *testing.T) {
+	r := rand.New(rand.NewPCG(175, 176))
+	for _, shape := range [][]int{{1}, {3}, {5}, {2, 3}, {1, 7}} {
+		interior := make([]int, len(shape))
+		interior[len(shape)-1] = 1
+		spec := Spec{Mode: Constant, Before: make([]int, len(shape)), After: make([]int, len(shape)), Interior: interior}
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, es := range []int{1, 2, 4} {
+			in := randomBytes(r, es*prod(shape))
+			value := randomBytes(r, es)
+			want, _, err := refPad(in, es, shape, spec, value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, len(want)+128)
+			base := (64 - addrPhase(buf)) % 64
+			for _, l := range gridLevels() {
+				for off := range 64 {
+					dst := buf[base+off:][:len(want)]
+					withLevel(l, func() {
+						if err := p.RunBytes(dst, in, es, value); err != nil {
+							t.Fatal(err)
+						}
+					})
+					if !bytes.Equal(dst, want) {
+						t.Fatalf("%v %v size %d, level %v, dst %d bytes past a line: %s", shape, spec, es, l, off, gridFirstDiff(dst, want))
+					}
+				}
+			}
+		}
+	}
 }
