@@ -43,6 +43,10 @@ type kernels interface {
 	// copiesDst copies n elements within dst from from to off, and at
 	// count-1 more pairs of offsets stride elements after them.
 	copiesDst(off, from, n, count, stride int)
+	// dilate makes n input units of width elements, unit t from
+	// src[srcOff+t*step:], at dst[off:] with gap units of the value
+	// between neighbours (interior padding of the innermost level).
+	dilate(off, srcOff, n, gap, width, step int)
 	// acrossBatch returns how many sub-tensors of blk elements the
 	// executor may make segment by segment (across); 1 for one at a time.
 	acrossBatch(blk int) int
@@ -240,7 +244,7 @@ func (x *executor[K]) acrossPays(l, n int) bool {
 // neighbours (interior padding), from dst offset at and the input block at
 // src: above the innermost level the blocks in one call of blocks, which
 // hands them to the kernels as rows, planes or cubes a gap apart, then the
-// gaps in one call of fills; at the innermost level a block at a time.
+// gaps in one call of fills; at the innermost level one call of dilate.
 func (x *executor[K]) dilate(l, n, at, src, gap int) {
 	blk, stride := x.levels[l].blk, x.strides[l]
 	if l < len(x.levels)-1 {
@@ -250,15 +254,7 @@ func (x *executor[K]) dilate(l, n, at, src, gap int) {
 		}
 		return
 	}
-	for t := range n {
-		if t > 0 {
-			x.k.fill(at, gap*blk)
-			at += gap * blk
-		}
-		x.k.copySrc(at, src, 1, blk, stride)
-		at += blk
-		src += stride
-	}
+	x.k.dilate(at, src, n, gap, blk, stride)
 }
 
 // runBlocks makes the top-level blocks [lo, hi) that fills and input

@@ -16,7 +16,7 @@ import (
 // table of their planes (denseExpandOf) that the levels with an expand
 // kernel make them by (planesDense, expandGo where the kernel declines a
 // call); the others, and the Go level's, dilate their rows a word an
-// element (dilateRow).
+// element (byteKernels.dilate).
 func TestInteriorPadding(t *testing.T) {
 	r := rand.New(rand.NewPCG(171, 172))
 	sizes := []int{1, 2, 3, 4, 8, 16}
