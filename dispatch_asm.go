@@ -695,9 +695,12 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 // rowsExpandShifted makes the planes as rowsExpandPads does where dst
 // starts off a line: the bytes before its first line boundary here, the
 // others by the kernel with t's table shifted to that line
-// (expandTable.shiftedBy), the pattern from the line on in rot (the
-// caller's, so that no run allocates it). It reports whether it did.
-func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable, pat, rot *[32]byte) bool {
+// (expandTable.shiftedBy). pats is the pattern twice, so that the pattern
+// from the line on is a part of it: a rotated copy on the stack escaped
+// (through the kernel's function value), and the kernels' own scratch
+// would be shared by the goroutines of a split run. It reports whether it
+// did.
+func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable, pats *[64]byte) bool {
 	ks, delta := expandLevel(pl, srcStride, t), (64-addrPhase(dst))%64
 	if ks == nil || delta == 0 || pl.n*t.plane < delta+64 {
 		return false
@@ -711,9 +714,7 @@ func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable
 		return false // the word kernel needs whole words from the line on
 	}
 	s := t.shiftedBy(delta)
-	for i := range rot {
-		rot[i] = pat[(i+delta)%32]
-	}
+	pat, rot := (*[32]byte)(pats[:32]), (*[32]byte)(pats[delta%32:])
 	dst, src = dst[:out], src[:in]
 	for i, k := 0, 0; i < delta; i++ {
 		if t.masks[0]>>i&1 != 0 {

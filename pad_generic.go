@@ -16,7 +16,7 @@ type byteKernels struct {
 	dst, src []byte
 	size     int      // bytes per element
 	pat      [32]byte // the value: repeated when size is a kernel size, else in pat[:size] (size <= 16)
-	rot      [32]byte // scratch: pat from a line boundary on (rowsExpandShifted)
+	pats     [64]byte // pat twice: pat from byte d on is pats[d:d+32] (rowsExpandShifted)
 	value    []byte   // the value, when size > 16
 	zero     bool     // the value is all zero bytes
 	stream   bool     // the run is big enough for streaming stores (streams)
@@ -71,12 +71,14 @@ func (k *byteKernels) setPattern() {
 		for i := 0; i < len(k.pat); i += 8 {
 			binary.LittleEndian.PutUint64(k.pat[i:], rep)
 		}
-		return
+	} else {
+		k.zero = allZero(k.pat[:k.size])
+		if k.size == 16 {
+			copy(k.pat[16:], k.pat[:16])
+		}
 	}
-	k.zero = allZero(k.pat[:k.size])
-	if k.size == 16 {
-		copy(k.pat[16:], k.pat[:16])
-	}
+	copy(k.pats[:32], k.pat[:])
+	copy(k.pats[32:], k.pat[:])
 }
 
 // repeated returns the little-endian uint64 of v repeated over 8 bytes,
@@ -495,7 +497,7 @@ func (k *byteKernels) cubes(n, off, dstCube, srcOff, srcCube int) (first, end in
 	size := k.size
 	d, s, ps := k.dst[off*size:], k.src[srcOff*size:], planes{n, dstCube * size, srcCube * size}
 	if t := k.tab.cubeExpand; t != nil && n >= 2 && expandsRows(t) {
-		if head := expandAligned(d, s, ps, t.mid, 0, t, &k.pat, &k.rot); head >= 0 {
+		if head := expandAligned(d, s, ps, t.mid, 0, t, &k.pats); head >= 0 {
 			return head, n
 		}
 	}
@@ -720,7 +722,7 @@ func (k *byteKernels) planesExpand(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	if !ok || rowStride < 0 || k.stream {
 		return false
 	}
-	head := expandAligned(k.dst[off*size:], k.src[(srcOff+run.src*rowStride+r.src*stride)*size:], planes{n, dstPlane * size, srcPlane * size}, rowStride*size, 0, k.tab.expand, &k.pat, &k.rot)
+	head := expandAligned(k.dst[off*size:], k.src[(srcOff+run.src*rowStride+r.src*stride)*size:], planes{n, dstPlane * size, srcPlane * size}, rowStride*size, 0, k.tab.expand, &k.pats)
 	if head < 0 {
 		return false
 	}
@@ -756,7 +758,7 @@ func (k *byteKernels) expandDense(t *expandTable, d, s []byte, pl planes) {
 	for p := 0; p < pl.n; p += per {
 		b := planes{min(per, pl.n-p), pl.dst, pl.src}
 		dst, src := d[p*pl.dst:][:b.n*b.dst], s[p*pl.src:][:b.n*b.src]
-		if !rowsExpandPads(dst, src, b, t.mid, t, &k.pat) && !rowsExpandShifted(dst, src, b, t.mid, t, &k.pat, &k.rot) {
+		if !rowsExpandPads(dst, src, b, t.mid, t, &k.pat) && !rowsExpandShifted(dst, src, b, t.mid, t, &k.pats) {
 			expandGo(dst, src, t, &k.pat)
 		}
 	}
@@ -843,9 +845,12 @@ func (k *byteKernels) rowsPlanesBy(lv *level, pl planes, count, off, dstStride, 
 		}
 		return
 	}
-	if t := k.tab.generalRows; t != nil && rowsShuffleBytes(k.dst[off*size:], k.src[srcOff*size:], planes{pl.n, pl.dst * size, pl.src * size},
-		count, dstStride*size, srcStride*size, t.width, t.mid, &t.tab, &k.pat) {
-		return
+	if g := k.tab.generalRows; g != nil {
+		d, s, pb, ds, ss := k.dst[off*size:], k.src[srcOff*size:], planes{pl.n, pl.dst * size, pl.src * size}, dstStride*size, srcStride*size
+		if g.tab != nil && rowsShuffleBytes(d, s, pb, count, ds, ss, g.width, g.mid, g.tab, &k.pat) ||
+			g.tab256 != nil && !k.stream && rowsShuffle256Bytes(d, s, pb, count, ds, ss, g.width, g.mid, g.tab256) {
+			return
+		}
 	}
 	if r.kind == rowGeneral || r.kind == rowConst && !k.zero && !kernelSize(size) {
 		for p := range pl.n {
@@ -927,7 +932,7 @@ func (k *byteKernels) rowsExpandRows(lv *level, pl planes, count, off, dstStride
 	}
 	for p := range pl.n {
 		o, so := off+p*pl.dst, srcOff+p*pl.src
-		head := expandAligned(k.dst[o*size:], k.src[(so+lv.row.src*stride)*size:], planes{count, t.width, t.mid}, t.mid, rowsExpandRowsMin, t, &k.pat, &k.rot)
+		head := expandAligned(k.dst[o*size:], k.src[(so+lv.row.src*stride)*size:], planes{count, t.width, t.mid}, t.mid, rowsExpandRowsMin, t, &k.pats)
 		if head < 0 {
 			head = count // the whole plane by the other kernels
 		}
@@ -947,20 +952,21 @@ func (k *byteKernels) rowsExpandRows(lv *level, pl planes, count, off, dstStride
 // boundary by a shifted table (rowsExpandShifted) and returns 0. It
 // returns -1, having made nothing, where no block within 64 starts on a
 // line though a later one would (the caller's head of a run), fewer than
-// minBytes of output would be made, or the kernel declines them.
-func expandAligned(dst, src []byte, pl planes, srcStride, minBytes int, t *expandTable, pat, rot *[32]byte) int {
+// minBytes of output would be made, or the kernel declines them. pats is
+// the pattern twice (byteKernels.pats).
+func expandAligned(dst, src []byte, pl planes, srcStride, minBytes int, t *expandTable, pats *[64]byte) int {
 	phase := addrPhase(dst)
 	for head := range min(pl.n, 64) {
 		if (phase+head*pl.dst)%64 != 0 {
 			continue
 		}
 		if (pl.n-head)*pl.dst < minBytes ||
-			!rowsExpandPads(dst[head*pl.dst:], src[head*pl.src:], planes{pl.n - head, pl.dst, pl.src}, srcStride, t, pat) {
+			!rowsExpandPads(dst[head*pl.dst:], src[head*pl.src:], planes{pl.n - head, pl.dst, pl.src}, srcStride, t, (*[32]byte)(pats[:32])) {
 			return -1
 		}
 		return head
 	}
-	if phase%gcd64(pl.dst) == 0 || pl.n*pl.dst < minBytes || !rowsExpandShifted(dst, src, pl, srcStride, t, pat, rot) {
+	if phase%gcd64(pl.dst) == 0 || pl.n*pl.dst < minBytes || !rowsExpandShifted(dst, src, pl, srcStride, t, pats) {
 		return -1
 	}
 	return 0

@@ -105,9 +105,7 @@ func expandTakes(*expandTable) bool { return false }
 
 func rowsExpandPads([]byte, []byte, planes, int, *expandTable, *[32]byte) bool { return false }
 
-func rowsExpandShifted([]byte, []byte, planes, int, *expandTable, *[32]byte, *[32]byte) bool {
-	return false
-}
+func rowsExpandShifted([]byte, []byte, planes, int, *expandTable, *[64]byte) bool { return false }
 
 func rowsAlignedPads([]byte, []byte, planes, int, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false

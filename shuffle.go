@@ -356,32 +356,50 @@ func rowMap(lv *level, stride int) (out []int32, base int32) {
 	return out, base
 }
 
-// generalRowTable returns the shuffle table of the rows of lv (elements
+// generalRows are the shuffle tables of rows of a general form
+// (generalRowTable): tab for rows of up to shuffleMax bytes, or tab256 for
+// rows of up to shuffle256Max; width and mid are a row's bytes out and in.
+type generalRows struct {
+	tab        *shuffleTable
+	tab256     *shuffle256Table
+	width, mid int
+}
+
+// generalRowTable returns the shuffle tables of the rows of lv (elements
 // stride apart) at element size bytes when their form is general
 // (rowGeneral: periodic padding past the period, interior padding, which
 // the row forms and their tables do not describe) and a row, in and out,
-// fits the shuffle kernel: a row's window of input is all of its input row,
+// fits a shuffle kernel: a row's window of input is all of its input row,
 // from its first element (mid). Without it such rows went by the
 // executor's segments, a call each (uint8 [83, 8, 5] reflected by 13 on its
 // rows: 47x memmove).
-func generalRowTable(lv *level, stride, size int) *planeShuffle {
+func generalRowTable(lv *level, stride, size int) *generalRows {
 	if lv.row.kind != rowGeneral || !kernelSize(size) || lv.inLen == 0 || stride <= 0 {
 		return nil
 	}
 	span := (lv.inLen-1)*stride + lv.blk // the input elements of a row
-	t := &planeShuffle{width: lv.outLen * lv.blk * size, mid: span * size}
-	if t.width == 0 || !shuffleFits(t.width, t.mid) {
+	g := &generalRows{width: lv.outLen * lv.blk * size, mid: span * size}
+	narrow := shuffleFits(g.width, g.mid)
+	if g.width == 0 || !narrow && !shuffle256Fits(g.width, g.mid) {
 		return nil
 	}
 	out := indexMap([]level{*lv}, []int{stride}, span, lv.outLen*lv.blk)
-	for i := range t.width {
-		if j := out[i/size]; j >= 0 {
-			t.tab.idx[i] = byte(int(j)*size + i%size)
-			t.tab.take[i/64] |= 1 << (i % 64)
+	src := func(i int) int { return byteSource(out, 0, size, i) }
+	if !narrow {
+		if g.tab256 = shuffle256TableOf(g.width, g.mid, src); g.tab256 == nil {
+			return nil
+		}
+		return g
+	}
+	g.tab = new(shuffleTable)
+	for i := range g.width {
+		if j := src(i); j >= 0 {
+			g.tab.idx[i] = byte(j)
+			g.tab.take[i/64] |= 1 << (i % 64)
 		}
 	}
-	t.tab.setAVX2Tables(t.width, t.mid, size)
-	return t
+	g.tab.setAVX2Tables(g.width, g.mid, size)
+	return g
 }
 
 // planeShuffle is the shuffle table of whole planes taken as one row each:

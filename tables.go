@@ -40,7 +40,7 @@ type sizeTables struct {
 	pieces      *pieceTable      // the innermost level's rows by the pieces kernel (piecesOf)
 	dense       *expandTable     // interior padding: planes, or the whole output, by the expand kernel (denseExpandOf)
 	denseRows   *expandTable     // or, where those are too large, rows
-	generalRows *planeShuffle    // the innermost level's rows of a general form, by the shuffle kernels (generalRowTable)
+	generalRows *generalRows     // the innermost level's rows of a general form, by the shuffle kernels (generalRowTable)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
