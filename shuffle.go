@@ -391,15 +391,23 @@ func generalRowTable(lv *level, stride, size int) *generalRows {
 		}
 		return g
 	}
-	g.tab = new(shuffleTable)
-	for i := range g.width {
+	g.tab = shuffleTableOf(g.width, g.mid, size, src)
+	return g
+}
+
+// shuffleTableOf returns the shuffle table of rows of width bytes from mid
+// (shuffleFits) whose byte i takes src(i) of the input row, or the value
+// where that is negative, with its AVX2 tables.
+func shuffleTableOf(width, mid, size int, src func(i int) int) *shuffleTable {
+	t := new(shuffleTable)
+	for i := range width {
 		if j := src(i); j >= 0 {
-			g.tab.idx[i] = byte(j)
-			g.tab.take[i/64] |= 1 << (i % 64)
+			t.idx[i] = byte(j)
+			t.take[i/64] |= 1 << (i % 64)
 		}
 	}
-	g.tab.setAVX2Tables(g.width, g.mid, size)
-	return g
+	t.setAVX2Tables(width, mid, size)
+	return t
 }
 
 // planeShuffle is the shuffle table of whole planes taken as one row each:
@@ -615,15 +623,7 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 	}
 	switch {
 	case shuffleFits(width, mid):
-		t := new(shuffleTable)
-		for i := 0; i < width; i++ {
-			if j := src(i); j >= 0 {
-				t.idx[i] = byte(j)
-				t.take[i/64] |= 1 << (i % 64)
-			}
-		}
-		t.setAVX2Tables(width, mid, size)
-		return t, nil, ends, endsWords, nil
+		return shuffleTableOf(width, mid, size, src), nil, ends, endsWords, nil
 	case wideFits(width, mid, left) && (copy16 || copyBetween(64)):
 		return nil, wideTable(width, mid, left, src), ends, endsWords, shuffle256
 	}
