@@ -236,6 +236,8 @@ func BenchmarkInterior(b *testing.B) {
 		{"f32_dilate1", []int{1, 64, 28, 28}, []int{0, 0, 0, 0}, []int{0, 0, 0, 0}, []int{0, 0, 1, 1}, 4},
 		// ... and padded by 2 for its 5x5 kernel.
 		{"f32_dilate1_pad2", []int{1, 32, 28, 28}, []int{0, 0, 2, 2}, []int{0, 0, 2, 2}, []int{0, 0, 1, 1}, 4},
+		// The same in half precision (2-byte elements).
+		{"f16_dilate1", []int{1, 64, 28, 28}, []int{0, 0, 0, 0}, []int{0, 0, 0, 0}, []int{0, 0, 1, 1}, 2},
 		// An RGB image upsampled by zero insertion (the whole output one unit).
 		{"u8_nhwc_dilate1", []int{1, 56, 56, 3}, []int{0, 1, 1, 0}, []int{0, 1, 1, 0}, []int{0, 1, 1, 0}, 1},
 		// Signals upsampled by 4, rows too large for one table: a row a unit.

@@ -98,6 +98,11 @@ type asmKernels struct {
 	// (expandTable.dwords: entries 8-bit word masks, then 14 copies); it
 	// goes first where the table has them.
 	rowsExpandDwords func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
+	// rowsExpandBytes: rowsExpand's contract without VBMI2, at some cost a
+	// block (a shuffle a 16-byte lane): levels without rowsExpand take it
+	// for the tables of interior padding only (width 0, denseExpandOf),
+	// whose other path is Go.
+	rowsExpandBytes func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
 	// expandDwordsMaxWidth: the widest row, in bytes, whose planes take
 	// rowsExpandDwords (0: any); wider rows take the rows kernels.
 	expandDwordsMaxWidth int

@@ -710,7 +710,7 @@ func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable
 	if taken == in {
 		return false
 	}
-	if !(ks.expandWords(t) && delta%4 == 0) && ks.rowsExpand == nil {
+	if !(ks.expandWords(t) && delta%4 == 0) && ks.expandBytes(t) == nil {
 		return false // the word kernel needs whole words from the line on
 	}
 	s := t.shiftedBy(delta)
@@ -742,7 +742,8 @@ func expandLevel(pl planes, srcStride int, t *expandTable) *asmKernels {
 // whether the level has a kernel for t.
 func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte) bool {
 	words := ks.expandWords(t) && len(dst)%4 == 0 // the word kernel makes whole words
-	if !words && ks.rowsExpand == nil {
+	bytes := ks.expandBytes(t)
+	if !words && bytes == nil {
 		return false
 	}
 	out, in := len(dst), len(src)
@@ -761,7 +762,7 @@ func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte)
 		if words {
 			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], 2*t.entries, pat, end)
 		} else {
-			ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat, end)
+			bytes(&dst[o], s, n, &t.masks[0], t.entries, pat, end)
 		}
 	}
 	return true
@@ -771,7 +772,17 @@ func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte)
 // table t.
 func expandTakes(t *expandTable) bool {
 	ks := kernelsInUse()
-	return ks != nil && (ks.rowsExpand != nil || ks.expandWords(t))
+	return ks != nil && (ks.expandBytes(t) != nil || ks.expandWords(t))
+}
+
+// expandBytes returns the byte expand kernel of the level in use for
+// table t, or nil: rowsExpand, or without it, for the tables of interior
+// padding (width 0), rowsExpandBytes.
+func (ks *asmKernels) expandBytes(t *expandTable) func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr) {
+	if ks.rowsExpand == nil && t.width == 0 {
+		return ks.rowsExpandBytes
+	}
+	return ks.rowsExpand
 }
 
 // expandsRows reports whether the level in use makes runs of rows, tiny

@@ -261,6 +261,7 @@ var asmKernelSets = []asmKernels{
 		rowsWrap:          rowsWrapAVX2,
 		rowsPieces:        rowsPiecesAVX2,
 		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2Table),
+		rowsExpandBytes:   ifCPU(cpu.X86.HasPOPCNT, rowsExpandBytesAVX2),
 		rowsShuffleDwords: rowsShuffleDwordsAVX2,
 		rowsShuffleNarrow: rowsShuffleNarrowAVX2,
 		planeBlocks:       planeBlocksAVX2,
@@ -297,6 +298,7 @@ var asmKernelSets = []asmKernels{
 		rowsLines:        ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
 		rowsExpand:       ifCPU(cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VBMI, rowsExpandAVX512),
 		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX512),
+		rowsExpandBytes:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandBytesAVX2),
 		expandsRows:      true,
 
 		copyStream:        copyStreamAVX512,

@@ -645,7 +645,63 @@ DATA revconsts<>+288(SB)/8, $0x0000000000000002
 DATA revconsts<>+296(SB)/8, $0x0000000000000003
 DATA revconsts<>+304(SB)/8, $0x0000000000000000
 DATA revconsts<>+312(SB)/8, $0x0000000000000001
-GLOBL revconsts<>(SB), RODATA|NOPTR, $320
+DATA revconsts<>+320(SB)/1, $0x00
+DATA revconsts<>+321(SB)/1, $0x00
+DATA revconsts<>+322(SB)/1, $0x00
+DATA revconsts<>+323(SB)/1, $0x00
+DATA revconsts<>+324(SB)/1, $0x00
+DATA revconsts<>+325(SB)/1, $0x00
+DATA revconsts<>+326(SB)/1, $0x00
+DATA revconsts<>+327(SB)/1, $0x00
+DATA revconsts<>+328(SB)/1, $0x01
+DATA revconsts<>+329(SB)/1, $0x01
+DATA revconsts<>+330(SB)/1, $0x01
+DATA revconsts<>+331(SB)/1, $0x01
+DATA revconsts<>+332(SB)/1, $0x01
+DATA revconsts<>+333(SB)/1, $0x01
+DATA revconsts<>+334(SB)/1, $0x01
+DATA revconsts<>+335(SB)/1, $0x01
+DATA revconsts<>+336(SB)/1, $0x02
+DATA revconsts<>+337(SB)/1, $0x02
+DATA revconsts<>+338(SB)/1, $0x02
+DATA revconsts<>+339(SB)/1, $0x02
+DATA revconsts<>+340(SB)/1, $0x02
+DATA revconsts<>+341(SB)/1, $0x02
+DATA revconsts<>+342(SB)/1, $0x02
+DATA revconsts<>+343(SB)/1, $0x02
+DATA revconsts<>+344(SB)/1, $0x03
+DATA revconsts<>+345(SB)/1, $0x03
+DATA revconsts<>+346(SB)/1, $0x03
+DATA revconsts<>+347(SB)/1, $0x03
+DATA revconsts<>+348(SB)/1, $0x03
+DATA revconsts<>+349(SB)/1, $0x03
+DATA revconsts<>+350(SB)/1, $0x03
+DATA revconsts<>+351(SB)/1, $0x03
+DATA revconsts<>+352(SB)/1, $0x01
+DATA revconsts<>+353(SB)/1, $0x02
+DATA revconsts<>+354(SB)/1, $0x04
+DATA revconsts<>+355(SB)/1, $0x08
+DATA revconsts<>+356(SB)/1, $0x10
+DATA revconsts<>+357(SB)/1, $0x20
+DATA revconsts<>+358(SB)/1, $0x40
+DATA revconsts<>+359(SB)/1, $0x80
+DATA revconsts<>+360(SB)/1, $0x80
+DATA revconsts<>+361(SB)/1, $0x80
+DATA revconsts<>+362(SB)/1, $0x80
+DATA revconsts<>+363(SB)/1, $0x80
+DATA revconsts<>+364(SB)/1, $0x80
+DATA revconsts<>+365(SB)/1, $0x80
+DATA revconsts<>+366(SB)/1, $0x80
+DATA revconsts<>+367(SB)/1, $0x80
+DATA revconsts<>+368(SB)/1, $0x07
+DATA revconsts<>+369(SB)/1, $0x07
+DATA revconsts<>+370(SB)/1, $0x07
+DATA revconsts<>+371(SB)/1, $0x07
+DATA revconsts<>+372(SB)/1, $0x07
+DATA revconsts<>+373(SB)/1, $0x07
+DATA revconsts<>+374(SB)/1, $0x07
+DATA revconsts<>+375(SB)/1, $0x07
+GLOBL revconsts<>(SB), RODATA|NOPTR, $376
 
 // func fillAVX2(dst *byte, n int, pat *[32]byte)
 // Requires: AVX, AVX2
@@ -32375,6 +32431,332 @@ expandw_far_3519:
 	VPERMD       (CX)(SI*1), Y3, Y3
 	JMP          expandw_near_3520
 
+// func rowsExpandBytesAVX2(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
+// Requires: AVX, AVX2, CMOV, POPCNT
+TEXT ·rowsExpandBytesAVX2(SB), NOSPLIT, $88-56
+	MOVQ           srcEnd+48(FP), AX
+	SUBQ           $0x40, AX
+	MOVQ           AX, (SP)
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), SI
+	MOVQ           n+16(FP), DI
+	MOVQ           tab+24(FP), R8
+	MOVQ           entries+32(FP), R9
+	SHLQ           $0x03, R9
+	LEAQ           (R8)(R9*1), R9
+	MOVQ           pat+40(FP), R10
+	VMOVDQU        (R10), Y0
+	LEAQ           revconsts<>+0(SB), R10
+	VMOVDQU        320(R10), Y1
+	VPBROADCASTQ   352(R10), Y2
+	VBROADCASTI128 360(R10), Y4
+	VPCMPEQB       Y3, Y3, Y3
+	MOVQ           (SP), R10
+	ADDQ           $0x30, R10
+	MOVQ           R10, 8(SP)
+	MOVQ           R8, 16(SP)
+	XORQ           R10, R10
+	CMPQ           DI, $0x40
+	JB             expandb_tail_3527
+	NOP
+	PCALIGN        $0x40
+
+expandb_loop_3521:
+	MOVQ         (R8), R11
+	TESTQ        R11, R11
+	JZ           expandb_zero_3522
+	CMPQ         SI, (SP)
+	JA           expandb_far_3524
+	CMPQ         R11, R10
+	JE           expandb_same_3525
+	CMPQ         R11, $-1
+	JE           expandb_full_3523
+	MOVQ         R11, R10
+	MOVQ         R11, CX
+	SHLQ         $0x30, CX
+	POPCNTQ      CX, CX
+	MOVQ         R11, DX
+	SHLQ         $0x20, DX
+	POPCNTQ      DX, DX
+	MOVQ         R11, BX
+	SHLQ         $0x10, BX
+	POPCNTQ      BX, BX
+	VPBROADCASTD (R8), Y5
+	VPSHUFB      Y1, Y5, Y5
+	VPAND        Y2, Y5, Y5
+	VPCMPEQB     Y2, Y5, Y5
+	VPSLLQ       $0x08, Y5, Y7
+	VPADDB       Y7, Y5, Y6
+	VPSLLQ       $0x10, Y6, Y7
+	VPADDB       Y7, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y7
+	VPADDB       Y7, Y6, Y6
+	VPSHUFB      Y4, Y6, Y7
+	VPADDB       Y7, Y6, Y6
+	VPXOR        Y3, Y6, Y6
+	VMOVDQA      Y5, Y5
+	VMOVDQA      Y6, Y6
+	VPBROADCASTD 4(R8), Y7
+	VPSHUFB      Y1, Y7, Y7
+	VPAND        Y2, Y7, Y7
+	VPCMPEQB     Y2, Y7, Y7
+	VPSLLQ       $0x08, Y7, Y9
+	VPADDB       Y9, Y7, Y8
+	VPSLLQ       $0x10, Y8, Y9
+	VPADDB       Y9, Y8, Y8
+	VPSLLQ       $0x20, Y8, Y9
+	VPADDB       Y9, Y8, Y8
+	VPSHUFB      Y4, Y8, Y9
+	VPADDB       Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VMOVDQA      Y7, Y7
+	VMOVDQA      Y8, Y8
+
+expandb_same_3525:
+	VBROADCASTI128 (SI), Y9
+	VINSERTI128    $0x01, (SI)(CX*1), Y9, Y9
+	VPSHUFB        Y6, Y9, Y9
+	VPBLENDVB      Y5, Y9, Y0, Y9
+	VMOVDQA        Y9, (AX)
+	VBROADCASTI128 (SI)(DX*1), Y9
+	VINSERTI128    $0x01, (SI)(BX*1), Y9, Y9
+	VPSHUFB        Y8, Y9, Y9
+	VPBLENDVB      Y7, Y9, Y0, Y9
+	VMOVDQA        Y9, 32(AX)
+	POPCNTQ        R11, R11
+	ADDQ           R11, SI
+
+expandb_next_3526:
+	ADDQ    $0x08, R8
+	CMPQ    R8, R9
+	CMOVQEQ 16(SP), R8
+	ADDQ    $0x40, AX
+	SUBQ    $0x40, DI
+	CMPQ    DI, $0x40
+	JAE     expandb_loop_3521
+
+expandb_tail_3527:
+	TESTQ          DI, DI
+	JZ             expandb_ret_3528
+	MOVQ           (R8), R11
+	VPBROADCASTD   (R8), Y5
+	VPSHUFB        Y1, Y5, Y5
+	VPAND          Y2, Y5, Y5
+	VPCMPEQB       Y2, Y5, Y5
+	VPSLLQ         $0x08, Y5, Y7
+	VPADDB         Y7, Y5, Y6
+	VPSLLQ         $0x10, Y6, Y7
+	VPADDB         Y7, Y6, Y6
+	VPSLLQ         $0x20, Y6, Y7
+	VPADDB         Y7, Y6, Y6
+	VPSHUFB        Y4, Y6, Y7
+	VPADDB         Y7, Y6, Y6
+	VPXOR          Y3, Y6, Y6
+	MOVQ           SI, CX
+	MOVQ           CX, DX
+	CMPQ           CX, 8(SP)
+	CMOVQHI        8(SP), CX
+	SUBQ           CX, DX
+	VMOVQ          DX, X7
+	MOVQ           R11, DX
+	SHLQ           $0x30, DX
+	POPCNTQ        DX, DX
+	ADDQ           SI, DX
+	MOVQ           DX, BX
+	CMPQ           DX, 8(SP)
+	CMOVQHI        8(SP), DX
+	SUBQ           DX, BX
+	VMOVQ          BX, X8
+	VPBROADCASTB   X7, Y7
+	VPBROADCASTB   X8, X8
+	VINSERTI128    $0x01, X8, Y7, Y7
+	VPADDB         Y7, Y6, Y6
+	VBROADCASTI128 (CX), Y7
+	VINSERTI128    $0x01, (DX), Y7, Y7
+	VPSHUFB        Y6, Y7, Y7
+	VPBLENDVB      Y5, Y7, Y0, Y7
+	VMOVDQU        Y7, 24(SP)
+	VPBROADCASTD   4(R8), Y5
+	VPSHUFB        Y1, Y5, Y5
+	VPAND          Y2, Y5, Y5
+	VPCMPEQB       Y2, Y5, Y5
+	VPSLLQ         $0x08, Y5, Y2
+	VPADDB         Y2, Y5, Y1
+	VPSLLQ         $0x10, Y1, Y2
+	VPADDB         Y2, Y1, Y1
+	VPSLLQ         $0x20, Y1, Y2
+	VPADDB         Y2, Y1, Y1
+	VPSHUFB        Y4, Y1, Y2
+	VPADDB         Y2, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	MOVQ           R11, CX
+	SHLQ           $0x20, CX
+	POPCNTQ        CX, CX
+	ADDQ           SI, CX
+	MOVQ           CX, DX
+	CMPQ           CX, 8(SP)
+	CMOVQHI        8(SP), CX
+	SUBQ           CX, DX
+	VMOVQ          DX, X2
+	MOVQ           R11, DX
+	SHLQ           $0x10, DX
+	POPCNTQ        DX, DX
+	ADDQ           SI, DX
+	MOVQ           DX, BX
+	CMPQ           DX, 8(SP)
+	CMOVQHI        8(SP), DX
+	SUBQ           DX, BX
+	VMOVQ          BX, X3
+	VPBROADCASTB   X2, Y2
+	VPBROADCASTB   X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPADDB         Y2, Y1, Y1
+	VBROADCASTI128 (CX), Y2
+	VINSERTI128    $0x01, (DX), Y2, Y2
+	VPSHUFB        Y1, Y2, Y2
+	VPBLENDVB      Y5, Y2, Y0, Y2
+	VMOVDQU        Y2, 56(SP)
+	XORQ           CX, CX
+	TESTQ          $0x00000020, DI
+	JZ             expandb_piece_3529
+	VMOVDQU        24(SP)(CX*1), Y0
+	VMOVDQU        Y0, (AX)(CX*1)
+	ADDQ           $0x20, CX
+
+expandb_piece_3529:
+	TESTQ   $0x00000010, DI
+	JZ      expandb_piece_3530
+	VMOVDQU 24(SP)(CX*1), X0
+	VMOVDQU X0, (AX)(CX*1)
+	ADDQ    $0x10, CX
+
+expandb_piece_3530:
+	TESTQ $0x00000008, DI
+	JZ    expandb_piece_3531
+	MOVQ  24(SP)(CX*1), DX
+	MOVQ  DX, (AX)(CX*1)
+	ADDQ  $0x08, CX
+
+expandb_piece_3531:
+	TESTQ $0x00000004, DI
+	JZ    expandb_piece_3532
+	MOVL  24(SP)(CX*1), DX
+	MOVL  DX, (AX)(CX*1)
+	ADDQ  $0x04, CX
+
+expandb_piece_3532:
+	TESTQ $0x00000002, DI
+	JZ    expandb_piece_3533
+	MOVW  24(SP)(CX*1), DX
+	MOVW  DX, (AX)(CX*1)
+	ADDQ  $0x02, CX
+
+expandb_piece_3533:
+	TESTQ $0x00000001, DI
+	JZ    expandb_piece_3534
+	MOVB  24(SP)(CX*1), DL
+	MOVB  DL, (AX)(CX*1)
+
+expandb_piece_3534:
+expandb_ret_3528:
+	VZEROUPPER
+	RET
+
+expandb_zero_3522:
+	VMOVDQA Y0, (AX)
+	VMOVDQA Y0, 32(AX)
+	JMP     expandb_next_3526
+
+expandb_full_3523:
+	VMOVDQU (SI), Y9
+	VMOVDQU 32(SI), Y10
+	VMOVDQA Y9, (AX)
+	VMOVDQA Y10, 32(AX)
+	ADDQ    $0x40, SI
+	JMP     expandb_next_3526
+
+expandb_far_3524:
+	VPBROADCASTD   (R8), Y9
+	VPSHUFB        Y1, Y9, Y9
+	VPAND          Y2, Y9, Y9
+	VPCMPEQB       Y2, Y9, Y9
+	VPSLLQ         $0x08, Y9, Y11
+	VPADDB         Y11, Y9, Y10
+	VPSLLQ         $0x10, Y10, Y11
+	VPADDB         Y11, Y10, Y10
+	VPSLLQ         $0x20, Y10, Y11
+	VPADDB         Y11, Y10, Y10
+	VPSHUFB        Y4, Y10, Y11
+	VPADDB         Y11, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	MOVQ           SI, R12
+	MOVQ           R12, R13
+	CMPQ           R12, 8(SP)
+	CMOVQHI        8(SP), R12
+	SUBQ           R12, R13
+	VMOVQ          R13, X11
+	MOVQ           R11, R13
+	SHLQ           $0x30, R13
+	POPCNTQ        R13, R13
+	ADDQ           SI, R13
+	MOVQ           R13, R14
+	CMPQ           R13, 8(SP)
+	CMOVQHI        8(SP), R13
+	SUBQ           R13, R14
+	VMOVQ          R14, X12
+	VPBROADCASTB   X11, Y11
+	VPBROADCASTB   X12, X12
+	VINSERTI128    $0x01, X12, Y11, Y11
+	VPADDB         Y11, Y10, Y10
+	VBROADCASTI128 (R12), Y11
+	VINSERTI128    $0x01, (R13), Y11, Y11
+	VPSHUFB        Y10, Y11, Y11
+	VPBLENDVB      Y9, Y11, Y0, Y11
+	VMOVDQA        Y11, (AX)
+	VPBROADCASTD   4(R8), Y9
+	VPSHUFB        Y1, Y9, Y9
+	VPAND          Y2, Y9, Y9
+	VPCMPEQB       Y2, Y9, Y9
+	VPSLLQ         $0x08, Y9, Y11
+	VPADDB         Y11, Y9, Y10
+	VPSLLQ         $0x10, Y10, Y11
+	VPADDB         Y11, Y10, Y10
+	VPSLLQ         $0x20, Y10, Y11
+	VPADDB         Y11, Y10, Y10
+	VPSHUFB        Y4, Y10, Y11
+	VPADDB         Y11, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	MOVQ           R11, R12
+	SHLQ           $0x20, R12
+	POPCNTQ        R12, R12
+	ADDQ           SI, R12
+	MOVQ           R12, R13
+	CMPQ           R12, 8(SP)
+	CMOVQHI        8(SP), R12
+	SUBQ           R12, R13
+	VMOVQ          R13, X11
+	MOVQ           R11, R13
+	SHLQ           $0x10, R13
+	POPCNTQ        R13, R13
+	ADDQ           SI, R13
+	MOVQ           R13, R14
+	CMPQ           R13, 8(SP)
+	CMOVQHI        8(SP), R13
+	SUBQ           R13, R14
+	VMOVQ          R14, X12
+	VPBROADCASTB   X11, Y11
+	VPBROADCASTB   X12, X12
+	VINSERTI128    $0x01, X12, Y11, Y11
+	VPADDB         Y11, Y10, Y10
+	VBROADCASTI128 (R12), Y11
+	VINSERTI128    $0x01, (R13), Y11, Y11
+	VPSHUFB        Y10, Y11, Y11
+	VPBLENDVB      Y9, Y11, Y0, Y11
+	VMOVDQA        Y11, 32(AX)
+	POPCNTQ        R11, R11
+	ADDQ           R11, SI
+	JMP            expandb_next_3526
+
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
 TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
@@ -32387,25 +32769,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3521
+	JNE     shufw_not2_3535
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3522
+	JE      shufw_blocks2_value_3536
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3523
+	JNE     shufw_list_3537
 
-shuf_planes_3525:
+shuf_planes_3539:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3527
+	JZ    shuf_done_3541
 	MOVQ  CX, R11
 
-shuf_rows_3528:
+shuf_rows_3542:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -32415,17 +32797,17 @@ shuf_rows_3528:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3528
+	JNZ     shuf_rows_3542
 
-shuf_done_3527:
+shuf_done_3541:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3525
+	JNZ  shuf_planes_3539
 	VZEROUPPER
 	RET
 
-shufw_list_3523:
+shufw_list_3537:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -32434,12 +32816,12 @@ shufw_list_3523:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3529
+	JZ      shuf_no_run_3543
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3529:
+shuf_no_run_3543:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32449,52 +32831,52 @@ shuf_no_run_3529:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3524
+	JA    shufw_list_loads_3538
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3530:
+shuf_offs_3544:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3531
+	JAE     shuf_offs_done_3545
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3530
+	JMP     shuf_offs_3544
 
-shuf_offs_done_3531:
+shuf_offs_done_3545:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3524
+	JA   shufw_list_loads_3538
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3532:
+shuf_offs_3546:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3533
+	JAE     shuf_offs_done_3547
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3532
+	JMP     shuf_offs_3546
 
-shuf_offs_done_3533:
+shuf_offs_done_3547:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3534:
+shuf_planes_3548:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3536
+	JZ      shuf_done_3550
 
-shuf_rows_3537:
+shuf_rows_3551:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32506,16 +32888,16 @@ shuf_rows_3537:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3537
+	JNZ     shuf_rows_3551
 
-shuf_done_3536:
+shuf_done_3550:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3538
+	JZ    shuf_done_3552
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3539:
+shuf_rows_3553:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32525,15 +32907,15 @@ shuf_rows_3539:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3539
+	JNZ     shuf_rows_3553
 
-shuf_done_3538:
+shuf_done_3552:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3540
+	JZ      shuf_done_3554
 
-shuf_rows_3541:
+shuf_rows_3555:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32545,25 +32927,25 @@ shuf_rows_3541:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3541
+	JNZ     shuf_rows_3555
 
-shuf_done_3540:
+shuf_done_3554:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3534
+	JNZ  shuf_planes_3548
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3524:
-shuf_planes_3542:
+shufw_list_loads_3538:
+shuf_planes_3556:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3544
+	JZ    shuf_done_3558
 
-shuf_rows_3545:
+shuf_rows_3559:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32576,16 +32958,16 @@ shuf_rows_3545:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3545
+	JNZ     shuf_rows_3559
 
-shuf_done_3544:
+shuf_done_3558:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3546
+	JZ    shuf_done_3560
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3547:
+shuf_rows_3561:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32595,15 +32977,15 @@ shuf_rows_3547:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3547
+	JNZ     shuf_rows_3561
 
-shuf_done_3546:
+shuf_done_3560:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3548
+	JZ    shuf_done_3562
 
-shuf_rows_3549:
+shuf_rows_3563:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32616,28 +32998,28 @@ shuf_rows_3549:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3549
+	JNZ     shuf_rows_3563
 
-shuf_done_3548:
+shuf_done_3562:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3542
+	JNZ  shuf_planes_3556
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3522:
+shufw_blocks2_value_3536:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3550
+	JNE  shufw_list_3564
 
-shuf_planes_3552:
+shuf_planes_3566:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3554
+	JZ    shuf_done_3568
 	MOVQ  CX, R11
 
-shuf_rows_3555:
+shuf_rows_3569:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -32649,17 +33031,17 @@ shuf_rows_3555:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3555
+	JNZ       shuf_rows_3569
 
-shuf_done_3554:
+shuf_done_3568:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3552
+	JNZ  shuf_planes_3566
 	VZEROUPPER
 	RET
 
-shufw_list_3550:
+shufw_list_3564:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -32668,12 +33050,12 @@ shufw_list_3550:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3556
+	JZ      shuf_no_run_3570
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3556:
+shuf_no_run_3570:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32683,52 +33065,52 @@ shuf_no_run_3556:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3551
+	JA    shufw_list_loads_3565
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3557:
+shuf_offs_3571:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3558
+	JAE     shuf_offs_done_3572
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3557
+	JMP     shuf_offs_3571
 
-shuf_offs_done_3558:
+shuf_offs_done_3572:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3551
+	JA   shufw_list_loads_3565
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3559:
+shuf_offs_3573:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3560
+	JAE     shuf_offs_done_3574
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3559
+	JMP     shuf_offs_3573
 
-shuf_offs_done_3560:
+shuf_offs_done_3574:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3561:
+shuf_planes_3575:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3563
+	JZ      shuf_done_3577
 
-shuf_rows_3564:
+shuf_rows_3578:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32742,16 +33124,16 @@ shuf_rows_3564:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3564
+	JNZ       shuf_rows_3578
 
-shuf_done_3563:
+shuf_done_3577:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3565
+	JZ    shuf_done_3579
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3566:
+shuf_rows_3580:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32763,15 +33145,15 @@ shuf_rows_3566:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3566
+	JNZ       shuf_rows_3580
 
-shuf_done_3565:
+shuf_done_3579:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3567
+	JZ      shuf_done_3581
 
-shuf_rows_3568:
+shuf_rows_3582:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32785,25 +33167,25 @@ shuf_rows_3568:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3568
+	JNZ       shuf_rows_3582
 
-shuf_done_3567:
+shuf_done_3581:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3561
+	JNZ  shuf_planes_3575
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3551:
-shuf_planes_3569:
+shufw_list_loads_3565:
+shuf_planes_3583:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3571
+	JZ    shuf_done_3585
 
-shuf_rows_3572:
+shuf_rows_3586:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32818,16 +33200,16 @@ shuf_rows_3572:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3572
+	JNZ       shuf_rows_3586
 
-shuf_done_3571:
+shuf_done_3585:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3573
+	JZ    shuf_done_3587
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3574:
+shuf_rows_3588:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32839,15 +33221,15 @@ shuf_rows_3574:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3574
+	JNZ       shuf_rows_3588
 
-shuf_done_3573:
+shuf_done_3587:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3575
+	JZ    shuf_done_3589
 
-shuf_rows_3576:
+shuf_rows_3590:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32862,35 +33244,35 @@ shuf_rows_3576:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3576
+	JNZ       shuf_rows_3590
 
-shuf_done_3575:
+shuf_done_3589:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3569
+	JNZ  shuf_planes_3583
 	VZEROUPPER
 	RET
 
-shufw_not2_3521:
+shufw_not2_3535:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3577
+	JNE     shufw_not3_3591
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3578
+	JE      shufw_blocks3_value_3592
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3579
+	JNE     shufw_list_3593
 
-shuf_planes_3581:
+shuf_planes_3595:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3583
+	JZ    shuf_done_3597
 	MOVQ  CX, R9
 
-shuf_rows_3584:
+shuf_rows_3598:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -32908,17 +33290,17 @@ shuf_rows_3584:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3584
+	JNZ     shuf_rows_3598
 
-shuf_done_3583:
+shuf_done_3597:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3581
+	JNZ  shuf_planes_3595
 	VZEROUPPER
 	RET
 
-shufw_list_3579:
+shufw_list_3593:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -32927,12 +33309,12 @@ shufw_list_3579:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3585
+	JZ      shuf_no_run_3599
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3585:
+shuf_no_run_3599:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32942,52 +33324,52 @@ shuf_no_run_3585:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3580
+	JA    shufw_list_loads_3594
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3586:
+shuf_offs_3600:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3587
+	JAE     shuf_offs_done_3601
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3586
+	JMP     shuf_offs_3600
 
-shuf_offs_done_3587:
+shuf_offs_done_3601:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3580
+	JA   shufw_list_loads_3594
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3588:
+shuf_offs_3602:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3589
+	JAE     shuf_offs_done_3603
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3588
+	JMP     shuf_offs_3602
 
-shuf_offs_done_3589:
+shuf_offs_done_3603:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3590:
+shuf_planes_3604:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3592
+	JZ      shuf_done_3606
 
-shuf_rows_3593:
+shuf_rows_3607:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33007,16 +33389,16 @@ shuf_rows_3593:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3593
+	JNZ     shuf_rows_3607
 
-shuf_done_3592:
+shuf_done_3606:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3594
+	JZ    shuf_done_3608
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3595:
+shuf_rows_3609:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -33034,15 +33416,15 @@ shuf_rows_3595:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3595
+	JNZ     shuf_rows_3609
 
-shuf_done_3594:
+shuf_done_3608:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3596
+	JZ      shuf_done_3610
 
-shuf_rows_3597:
+shuf_rows_3611:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33062,25 +33444,25 @@ shuf_rows_3597:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3597
+	JNZ     shuf_rows_3611
 
-shuf_done_3596:
+shuf_done_3610:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3590
+	JNZ  shuf_planes_3604
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3580:
-shuf_planes_3598:
+shufw_list_loads_3594:
+shuf_planes_3612:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3600
+	JZ    shuf_done_3614
 
-shuf_rows_3601:
+shuf_rows_3615:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33101,16 +33483,16 @@ shuf_rows_3601:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3601
+	JNZ     shuf_rows_3615
 
-shuf_done_3600:
+shuf_done_3614:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3602
+	JZ    shuf_done_3616
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3603:
+shuf_rows_3617:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -33128,15 +33510,15 @@ shuf_rows_3603:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3603
+	JNZ     shuf_rows_3617
 
-shuf_done_3602:
+shuf_done_3616:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3604
+	JZ    shuf_done_3618
 
-shuf_rows_3605:
+shuf_rows_3619:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33157,28 +33539,28 @@ shuf_rows_3605:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3605
+	JNZ     shuf_rows_3619
 
-shuf_done_3604:
+shuf_done_3618:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3598
+	JNZ  shuf_planes_3612
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3578:
+shufw_blocks3_value_3592:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3606
+	JNE  shufw_list_3620
 
-shuf_planes_3608:
+shuf_planes_3622:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3610
+	JZ    shuf_done_3624
 	MOVQ  CX, R9
 
-shuf_rows_3611:
+shuf_rows_3625:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -33199,17 +33581,17 @@ shuf_rows_3611:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3611
+	JNZ       shuf_rows_3625
 
-shuf_done_3610:
+shuf_done_3624:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3608
+	JNZ  shuf_planes_3622
 	VZEROUPPER
 	RET
 
-shufw_list_3606:
+shufw_list_3620:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -33218,12 +33600,12 @@ shufw_list_3606:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3612
+	JZ      shuf_no_run_3626
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3612:
+shuf_no_run_3626:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33233,52 +33615,52 @@ shuf_no_run_3612:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3607
+	JA    shufw_list_loads_3621
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3613:
+shuf_offs_3627:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3614
+	JAE     shuf_offs_done_3628
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3613
+	JMP     shuf_offs_3627
 
-shuf_offs_done_3614:
+shuf_offs_done_3628:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3607
+	JA   shufw_list_loads_3621
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3615:
+shuf_offs_3629:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3616
+	JAE     shuf_offs_done_3630
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3615
+	JMP     shuf_offs_3629
 
-shuf_offs_done_3616:
+shuf_offs_done_3630:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3617:
+shuf_planes_3631:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3619
+	JZ      shuf_done_3633
 
-shuf_rows_3620:
+shuf_rows_3634:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33301,16 +33683,16 @@ shuf_rows_3620:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3620
+	JNZ       shuf_rows_3634
 
-shuf_done_3619:
+shuf_done_3633:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3621
+	JZ    shuf_done_3635
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3622:
+shuf_rows_3636:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -33331,15 +33713,15 @@ shuf_rows_3622:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3622
+	JNZ       shuf_rows_3636
 
-shuf_done_3621:
+shuf_done_3635:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3623
+	JZ      shuf_done_3637
 
-shuf_rows_3624:
+shuf_rows_3638:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33362,25 +33744,25 @@ shuf_rows_3624:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3624
+	JNZ       shuf_rows_3638
 
-shuf_done_3623:
+shuf_done_3637:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3617
+	JNZ  shuf_planes_3631
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3607:
-shuf_planes_3625:
+shufw_list_loads_3621:
+shuf_planes_3639:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3627
+	JZ    shuf_done_3641
 
-shuf_rows_3628:
+shuf_rows_3642:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33404,16 +33786,16 @@ shuf_rows_3628:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3628
+	JNZ       shuf_rows_3642
 
-shuf_done_3627:
+shuf_done_3641:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3629
+	JZ    shuf_done_3643
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3630:
+shuf_rows_3644:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -33434,15 +33816,15 @@ shuf_rows_3630:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3630
+	JNZ       shuf_rows_3644
 
-shuf_done_3629:
+shuf_done_3643:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3631
+	JZ    shuf_done_3645
 
-shuf_rows_3632:
+shuf_rows_3646:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33466,36 +33848,36 @@ shuf_rows_3632:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3632
+	JNZ       shuf_rows_3646
 
-shuf_done_3631:
+shuf_done_3645:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3625
+	JNZ  shuf_planes_3639
 	VZEROUPPER
 	RET
 
-shufw_not3_3577:
+shufw_not3_3591:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3633
+	JNE     shufw_not4_3647
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3634
+	JE      shufw_blocks4_value_3648
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3635
+	JNE     shufw_list_3649
 
-shuf_planes_3637:
+shuf_planes_3651:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3639
+	JZ    shuf_done_3653
 	MOVQ  CX, R9
 
-shuf_rows_3640:
+shuf_rows_3654:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -33518,17 +33900,17 @@ shuf_rows_3640:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3640
+	JNZ     shuf_rows_3654
 
-shuf_done_3639:
+shuf_done_3653:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3637
+	JNZ  shuf_planes_3651
 	VZEROUPPER
 	RET
 
-shufw_list_3635:
+shufw_list_3649:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -33537,12 +33919,12 @@ shufw_list_3635:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3641
+	JZ      shuf_no_run_3655
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3641:
+shuf_no_run_3655:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33552,52 +33934,52 @@ shuf_no_run_3641:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3636
+	JA    shufw_list_loads_3650
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3642:
+shuf_offs_3656:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3643
+	JAE     shuf_offs_done_3657
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3642
+	JMP     shuf_offs_3656
 
-shuf_offs_done_3643:
+shuf_offs_done_3657:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3636
+	JA   shufw_list_loads_3650
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3644:
+shuf_offs_3658:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3645
+	JAE     shuf_offs_done_3659
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3644
+	JMP     shuf_offs_3658
 
-shuf_offs_done_3645:
+shuf_offs_done_3659:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3646:
+shuf_planes_3660:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3648
+	JZ      shuf_done_3662
 
-shuf_rows_3649:
+shuf_rows_3663:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33622,16 +34004,16 @@ shuf_rows_3649:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3649
+	JNZ     shuf_rows_3663
 
-shuf_done_3648:
+shuf_done_3662:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3650
+	JZ    shuf_done_3664
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3651:
+shuf_rows_3665:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -33654,15 +34036,15 @@ shuf_rows_3651:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3651
+	JNZ     shuf_rows_3665
 
-shuf_done_3650:
+shuf_done_3664:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3652
+	JZ      shuf_done_3666
 
-shuf_rows_3653:
+shuf_rows_3667:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33687,25 +34069,25 @@ shuf_rows_3653:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3653
+	JNZ     shuf_rows_3667
 
-shuf_done_3652:
+shuf_done_3666:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3646
+	JNZ  shuf_planes_3660
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3636:
-shuf_planes_3654:
+shufw_list_loads_3650:
+shuf_planes_3668:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3656
+	JZ    shuf_done_3670
 
-shuf_rows_3657:
+shuf_rows_3671:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33731,16 +34113,16 @@ shuf_rows_3657:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3657
+	JNZ     shuf_rows_3671
 
-shuf_done_3656:
+shuf_done_3670:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3658
+	JZ    shuf_done_3672
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3659:
+shuf_rows_3673:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -33763,15 +34145,15 @@ shuf_rows_3659:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3659
+	JNZ     shuf_rows_3673
 
-shuf_done_3658:
+shuf_done_3672:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3660
+	JZ    shuf_done_3674
 
-shuf_rows_3661:
+shuf_rows_3675:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33797,28 +34179,28 @@ shuf_rows_3661:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3661
+	JNZ     shuf_rows_3675
 
-shuf_done_3660:
+shuf_done_3674:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3654
+	JNZ  shuf_planes_3668
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3634:
+shufw_blocks4_value_3648:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3662
+	JNE  shufw_list_3676
 
-shuf_planes_3664:
+shuf_planes_3678:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3666
+	JZ    shuf_done_3680
 	MOVQ  CX, R9
 
-shuf_rows_3667:
+shuf_rows_3681:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -33845,17 +34227,17 @@ shuf_rows_3667:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3667
+	JNZ       shuf_rows_3681
 
-shuf_done_3666:
+shuf_done_3680:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3664
+	JNZ  shuf_planes_3678
 	VZEROUPPER
 	RET
 
-shufw_list_3662:
+shufw_list_3676:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -33864,12 +34246,12 @@ shufw_list_3662:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3668
+	JZ      shuf_no_run_3682
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3668:
+shuf_no_run_3682:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33879,52 +34261,52 @@ shuf_no_run_3668:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3663
+	JA    shufw_list_loads_3677
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3669:
+shuf_offs_3683:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3670
+	JAE     shuf_offs_done_3684
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3669
+	JMP     shuf_offs_3683
 
-shuf_offs_done_3670:
+shuf_offs_done_3684:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3663
+	JA   shufw_list_loads_3677
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3671:
+shuf_offs_3685:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3672
+	JAE     shuf_offs_done_3686
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3671
+	JMP     shuf_offs_3685
 
-shuf_offs_done_3672:
+shuf_offs_done_3686:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3673:
+shuf_planes_3687:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3675
+	JZ      shuf_done_3689
 
-shuf_rows_3676:
+shuf_rows_3690:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33953,16 +34335,16 @@ shuf_rows_3676:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3676
+	JNZ       shuf_rows_3690
 
-shuf_done_3675:
+shuf_done_3689:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3677
+	JZ    shuf_done_3691
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3678:
+shuf_rows_3692:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -33989,15 +34371,15 @@ shuf_rows_3678:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3678
+	JNZ       shuf_rows_3692
 
-shuf_done_3677:
+shuf_done_3691:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3679
+	JZ      shuf_done_3693
 
-shuf_rows_3680:
+shuf_rows_3694:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -34026,25 +34408,25 @@ shuf_rows_3680:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3680
+	JNZ       shuf_rows_3694
 
-shuf_done_3679:
+shuf_done_3693:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3673
+	JNZ  shuf_planes_3687
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3663:
-shuf_planes_3681:
+shufw_list_loads_3677:
+shuf_planes_3695:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3683
+	JZ    shuf_done_3697
 
-shuf_rows_3684:
+shuf_rows_3698:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -34074,16 +34456,16 @@ shuf_rows_3684:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3684
+	JNZ       shuf_rows_3698
 
-shuf_done_3683:
+shuf_done_3697:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3685
+	JZ    shuf_done_3699
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3686:
+shuf_rows_3700:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -34110,15 +34492,15 @@ shuf_rows_3686:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3686
+	JNZ       shuf_rows_3700
 
-shuf_done_3685:
+shuf_done_3699:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3687
+	JZ    shuf_done_3701
 
-shuf_rows_3688:
+shuf_rows_3702:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -34148,35 +34530,35 @@ shuf_rows_3688:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3688
+	JNZ       shuf_rows_3702
 
-shuf_done_3687:
+shuf_done_3701:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3681
+	JNZ  shuf_planes_3695
 	VZEROUPPER
 	RET
 
-shufw_not4_3633:
+shufw_not4_3647:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3689
+	JNE     shufw_list_3703
 
-shuf_planes_3691:
+shuf_planes_3705:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3693
+	JZ    shuf_done_3707
 	MOVQ  CX, R10
 
-shuf_rows_3694:
+shuf_rows_3708:
 	MOVQ R8, R12
 
-shufw_blocks_3695:
+shufw_blocks_3709:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -34186,21 +34568,21 @@ shufw_blocks_3695:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3695
+	JB        shufw_blocks_3709
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3694
+	JNZ       shuf_rows_3708
 
-shuf_done_3693:
+shuf_done_3707:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3691
+	JNZ  shuf_planes_3705
 	VZEROUPPER
 	RET
 
-shufw_list_3689:
+shufw_list_3703:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -34209,12 +34591,12 @@ shufw_list_3689:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3696
+	JZ      shuf_no_run_3710
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3696:
+shuf_no_run_3710:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -34224,57 +34606,57 @@ shuf_no_run_3696:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3690
+	JA    shufw_list_loads_3704
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3697:
+shuf_offs_3711:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3698
+	JAE     shuf_offs_done_3712
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3697
+	JMP     shuf_offs_3711
 
-shuf_offs_done_3698:
+shuf_offs_done_3712:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3690
+	JA   shufw_list_loads_3704
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3699:
+shuf_offs_3713:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3700
+	JAE     shuf_offs_done_3714
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3699
+	JMP     shuf_offs_3713
 
-shuf_offs_done_3700:
+shuf_offs_done_3714:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3701:
+shuf_planes_3715:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3703
+	JZ      shuf_done_3717
 
-shuf_rows_3704:
+shuf_rows_3718:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3705:
+shufw_blocks_3719:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34284,23 +34666,23 @@ shufw_blocks_3705:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3705
+	JB        shufw_blocks_3719
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3704
+	JNZ       shuf_rows_3718
 
-shuf_done_3703:
+shuf_done_3717:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3706
+	JZ    shuf_done_3720
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3707:
+shuf_rows_3721:
 	MOVQ R8, R12
 
-shufw_blocks_3708:
+shufw_blocks_3722:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -34310,24 +34692,24 @@ shufw_blocks_3708:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3708
+	JB        shufw_blocks_3722
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3707
+	JNZ       shuf_rows_3721
 
-shuf_done_3706:
+shuf_done_3720:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3709
+	JZ      shuf_done_3723
 
-shuf_rows_3710:
+shuf_rows_3724:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3711:
+shufw_blocks_3725:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34337,35 +34719,35 @@ shufw_blocks_3711:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3711
+	JB        shufw_blocks_3725
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3710
+	JNZ       shuf_rows_3724
 
-shuf_done_3709:
+shuf_done_3723:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3701
+	JNZ  shuf_planes_3715
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3690:
-shuf_planes_3712:
+shufw_list_loads_3704:
+shuf_planes_3726:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3714
+	JZ    shuf_done_3728
 
-shuf_rows_3715:
+shuf_rows_3729:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3716:
+shufw_blocks_3730:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34375,23 +34757,23 @@ shufw_blocks_3716:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3716
+	JB        shufw_blocks_3730
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3715
+	JNZ       shuf_rows_3729
 
-shuf_done_3714:
+shuf_done_3728:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3717
+	JZ    shuf_done_3731
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3718:
+shuf_rows_3732:
 	MOVQ R8, R11
 
-shufw_blocks_3719:
+shufw_blocks_3733:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -34401,25 +34783,25 @@ shufw_blocks_3719:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3719
+	JB        shufw_blocks_3733
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3718
+	JNZ       shuf_rows_3732
 
-shuf_done_3717:
+shuf_done_3731:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3720
+	JZ    shuf_done_3734
 
-shuf_rows_3721:
+shuf_rows_3735:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3722:
+shufw_blocks_3736:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34429,17 +34811,17 @@ shufw_blocks_3722:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3722
+	JB        shufw_blocks_3736
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3721
+	JNZ       shuf_rows_3735
 
-shuf_done_3720:
+shuf_done_3734:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3712
+	JNZ  shuf_planes_3726
 	VZEROUPPER
 	RET
 
@@ -34457,38 +34839,38 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3723
+	JE      shufn_c16o32_3737
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3724
+	JE      shufn_c8o16_3738
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3725
+	JE      shufn_c8o8_3739
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3726
+	JE      shufn_c4o8_3740
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3727
+	JE      shufn_d16o16_3741
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3728
+	JE      shufn_d16o32_3742
 	CMPL    (DI), $0x07
-	JE      shufn_c8o32_3729
+	JE      shufn_c8o32_3743
 	CMPL    (DI), $0x08
-	JE      shufn_c4o32_3730
+	JE      shufn_c4o32_3744
 	CMPL    (DI), $0x09
-	JE      shufn_c4o16_3731
+	JE      shufn_c4o16_3745
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3732
+	JE      rowsShuffleNarrowAVX2_value_3746
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3733
+	JNE     shufn_list_3747
 
-shuf_planes_3735:
+shuf_planes_3749:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3737
+	JZ    shuf_done_3751
 	MOVQ  CX, R10
 
-shuf_rows_3738:
+shuf_rows_3752:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -34499,17 +34881,17 @@ shuf_rows_3738:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3738
+	JNZ            shuf_rows_3752
 
-shuf_done_3737:
+shuf_done_3751:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3735
+	JNZ  shuf_planes_3749
 	VZEROUPPER
 	RET
 
-shufn_list_3733:
+shufn_list_3747:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -34518,12 +34900,12 @@ shufn_list_3733:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3739
+	JZ      shuf_no_run_3753
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3739:
+shuf_no_run_3753:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34533,52 +34915,52 @@ shuf_no_run_3739:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3734
+	JA    shufn_list_loads_3748
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3740:
+shuf_offs_3754:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3741
+	JAE     shuf_offs_done_3755
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3740
+	JMP     shuf_offs_3754
 
-shuf_offs_done_3741:
+shuf_offs_done_3755:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3734
+	JA   shufn_list_loads_3748
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3742:
+shuf_offs_3756:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3743
+	JAE     shuf_offs_done_3757
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3742
+	JMP     shuf_offs_3756
 
-shuf_offs_done_3743:
+shuf_offs_done_3757:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3744:
+shuf_planes_3758:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3746
+	JZ      shuf_done_3760
 
-shuf_rows_3747:
+shuf_rows_3761:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34591,16 +34973,16 @@ shuf_rows_3747:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3747
+	JNZ            shuf_rows_3761
 
-shuf_done_3746:
+shuf_done_3760:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3748
+	JZ    shuf_done_3762
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3749:
+shuf_rows_3763:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34611,15 +34993,15 @@ shuf_rows_3749:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3749
+	JNZ            shuf_rows_3763
 
-shuf_done_3748:
+shuf_done_3762:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3750
+	JZ      shuf_done_3764
 
-shuf_rows_3751:
+shuf_rows_3765:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34632,25 +35014,25 @@ shuf_rows_3751:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3751
+	JNZ            shuf_rows_3765
 
-shuf_done_3750:
+shuf_done_3764:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3744
+	JNZ  shuf_planes_3758
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3734:
-shuf_planes_3752:
+shufn_list_loads_3748:
+shuf_planes_3766:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3754
+	JZ    shuf_done_3768
 
-shuf_rows_3755:
+shuf_rows_3769:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34664,16 +35046,16 @@ shuf_rows_3755:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3755
+	JNZ            shuf_rows_3769
 
-shuf_done_3754:
+shuf_done_3768:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3756
+	JZ    shuf_done_3770
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3757:
+shuf_rows_3771:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34684,15 +35066,15 @@ shuf_rows_3757:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3757
+	JNZ            shuf_rows_3771
 
-shuf_done_3756:
+shuf_done_3770:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3758
+	JZ    shuf_done_3772
 
-shuf_rows_3759:
+shuf_rows_3773:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34706,31 +35088,31 @@ shuf_rows_3759:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3759
+	JNZ            shuf_rows_3773
 
-shuf_done_3758:
+shuf_done_3772:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3752
+	JNZ  shuf_planes_3766
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3732:
+rowsShuffleNarrowAVX2_value_3746:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3760
+	JNE     shufn_list_3774
 
-shuf_planes_3762:
+shuf_planes_3776:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3764
+	JZ    shuf_done_3778
 	MOVQ  CX, R10
 
-shuf_rows_3765:
+shuf_rows_3779:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -34742,17 +35124,17 @@ shuf_rows_3765:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3765
+	JNZ            shuf_rows_3779
 
-shuf_done_3764:
+shuf_done_3778:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3762
+	JNZ  shuf_planes_3776
 	VZEROUPPER
 	RET
 
-shufn_list_3760:
+shufn_list_3774:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34761,12 +35143,12 @@ shufn_list_3760:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3766
+	JZ      shuf_no_run_3780
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3766:
+shuf_no_run_3780:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34776,52 +35158,52 @@ shuf_no_run_3766:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3761
+	JA    shufn_list_loads_3775
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3767:
+shuf_offs_3781:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3768
+	JAE     shuf_offs_done_3782
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3767
+	JMP     shuf_offs_3781
 
-shuf_offs_done_3768:
+shuf_offs_done_3782:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3761
+	JA   shufn_list_loads_3775
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3769:
+shuf_offs_3783:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3770
+	JAE     shuf_offs_done_3784
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3769
+	JMP     shuf_offs_3783
 
-shuf_offs_done_3770:
+shuf_offs_done_3784:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3771:
+shuf_planes_3785:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3773
+	JZ      shuf_done_3787
 
-shuf_rows_3774:
+shuf_rows_3788:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34835,16 +35217,16 @@ shuf_rows_3774:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3774
+	JNZ            shuf_rows_3788
 
-shuf_done_3773:
+shuf_done_3787:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3775
+	JZ    shuf_done_3789
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3776:
+shuf_rows_3790:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34856,15 +35238,15 @@ shuf_rows_3776:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3776
+	JNZ            shuf_rows_3790
 
-shuf_done_3775:
+shuf_done_3789:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3777
+	JZ      shuf_done_3791
 
-shuf_rows_3778:
+shuf_rows_3792:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34878,25 +35260,25 @@ shuf_rows_3778:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3778
+	JNZ            shuf_rows_3792
 
-shuf_done_3777:
+shuf_done_3791:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3771
+	JNZ  shuf_planes_3785
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3761:
-shuf_planes_3779:
+shufn_list_loads_3775:
+shuf_planes_3793:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3781
+	JZ    shuf_done_3795
 
-shuf_rows_3782:
+shuf_rows_3796:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34911,16 +35293,16 @@ shuf_rows_3782:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3782
+	JNZ            shuf_rows_3796
 
-shuf_done_3781:
+shuf_done_3795:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3783
+	JZ    shuf_done_3797
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3784:
+shuf_rows_3798:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34932,15 +35314,15 @@ shuf_rows_3784:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3784
+	JNZ            shuf_rows_3798
 
-shuf_done_3783:
+shuf_done_3797:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3785
+	JZ    shuf_done_3799
 
-shuf_rows_3786:
+shuf_rows_3800:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34955,34 +35337,34 @@ shuf_rows_3786:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3786
+	JNZ            shuf_rows_3800
 
-shuf_done_3785:
+shuf_done_3799:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3779
+	JNZ  shuf_planes_3793
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3723:
+shufn_c16o32_3737:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3787
+	JE      rowsShuffleNarrowAVX2_value_3801
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3788
+	JNE     shufn_list_3802
 
-shuf_planes_3790:
+shuf_planes_3804:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3792
+	JZ    shuf_done_3806
 	MOVQ  CX, R10
 
-shuf_rows_3793:
+shuf_rows_3807:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -34996,17 +35378,17 @@ shuf_rows_3793:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3793
+	JNZ            shuf_rows_3807
 
-shuf_done_3792:
+shuf_done_3806:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3790
+	JNZ  shuf_planes_3804
 	VZEROUPPER
 	RET
 
-shufn_list_3788:
+shufn_list_3802:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -35015,12 +35397,12 @@ shufn_list_3788:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3794
+	JZ      shuf_no_run_3808
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3794:
+shuf_no_run_3808:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35030,52 +35412,52 @@ shuf_no_run_3794:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3789
+	JA    shufn_list_loads_3803
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3795:
+shuf_offs_3809:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3796
+	JAE     shuf_offs_done_3810
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3795
+	JMP     shuf_offs_3809
 
-shuf_offs_done_3796:
+shuf_offs_done_3810:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3789
+	JA   shufn_list_loads_3803
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3797:
+shuf_offs_3811:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3798
+	JAE     shuf_offs_done_3812
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3797
+	JMP     shuf_offs_3811
 
-shuf_offs_done_3798:
+shuf_offs_done_3812:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3799:
+shuf_planes_3813:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3801
+	JZ      shuf_done_3815
 
-shuf_rows_3802:
+shuf_rows_3816:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35091,16 +35473,16 @@ shuf_rows_3802:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3802
+	JNZ            shuf_rows_3816
 
-shuf_done_3801:
+shuf_done_3815:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3803
+	JZ    shuf_done_3817
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3804:
+shuf_rows_3818:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -35114,15 +35496,15 @@ shuf_rows_3804:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3804
+	JNZ            shuf_rows_3818
 
-shuf_done_3803:
+shuf_done_3817:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3805
+	JZ      shuf_done_3819
 
-shuf_rows_3806:
+shuf_rows_3820:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35138,25 +35520,25 @@ shuf_rows_3806:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3806
+	JNZ            shuf_rows_3820
 
-shuf_done_3805:
+shuf_done_3819:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3799
+	JNZ  shuf_planes_3813
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3789:
-shuf_planes_3807:
+shufn_list_loads_3803:
+shuf_planes_3821:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3809
+	JZ    shuf_done_3823
 
-shuf_rows_3810:
+shuf_rows_3824:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35173,16 +35555,16 @@ shuf_rows_3810:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3810
+	JNZ            shuf_rows_3824
 
-shuf_done_3809:
+shuf_done_3823:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3811
+	JZ    shuf_done_3825
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3812:
+shuf_rows_3826:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -35196,15 +35578,15 @@ shuf_rows_3812:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3812
+	JNZ            shuf_rows_3826
 
-shuf_done_3811:
+shuf_done_3825:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3813
+	JZ    shuf_done_3827
 
-shuf_rows_3814:
+shuf_rows_3828:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35221,17 +35603,17 @@ shuf_rows_3814:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3814
+	JNZ            shuf_rows_3828
 
-shuf_done_3813:
+shuf_done_3827:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3807
+	JNZ  shuf_planes_3821
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3787:
+rowsShuffleNarrowAVX2_value_3801:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -35243,16 +35625,16 @@ rowsShuffleNarrowAVX2_value_3787:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3815
+	JNE     shufn_list_3829
 
-shuf_planes_3817:
+shuf_planes_3831:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3819
+	JZ    shuf_done_3833
 	MOVQ  CX, R10
 
-shuf_rows_3820:
+shuf_rows_3834:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -35268,17 +35650,17 @@ shuf_rows_3820:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3820
+	JNZ            shuf_rows_3834
 
-shuf_done_3819:
+shuf_done_3833:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3817
+	JNZ  shuf_planes_3831
 	VZEROUPPER
 	RET
 
-shufn_list_3815:
+shufn_list_3829:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -35287,12 +35669,12 @@ shufn_list_3815:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3821
+	JZ      shuf_no_run_3835
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3821:
+shuf_no_run_3835:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35302,52 +35684,52 @@ shuf_no_run_3821:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3816
+	JA    shufn_list_loads_3830
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3822:
+shuf_offs_3836:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3823
+	JAE     shuf_offs_done_3837
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3822
+	JMP     shuf_offs_3836
 
-shuf_offs_done_3823:
+shuf_offs_done_3837:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3816
+	JA   shufn_list_loads_3830
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3824:
+shuf_offs_3838:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3825
+	JAE     shuf_offs_done_3839
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3824
+	JMP     shuf_offs_3838
 
-shuf_offs_done_3825:
+shuf_offs_done_3839:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3826:
+shuf_planes_3840:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3828
+	JZ      shuf_done_3842
 
-shuf_rows_3829:
+shuf_rows_3843:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35365,16 +35747,16 @@ shuf_rows_3829:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3829
+	JNZ            shuf_rows_3843
 
-shuf_done_3828:
+shuf_done_3842:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3830
+	JZ    shuf_done_3844
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3831:
+shuf_rows_3845:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35390,15 +35772,15 @@ shuf_rows_3831:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3831
+	JNZ            shuf_rows_3845
 
-shuf_done_3830:
+shuf_done_3844:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3832
+	JZ      shuf_done_3846
 
-shuf_rows_3833:
+shuf_rows_3847:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35416,25 +35798,25 @@ shuf_rows_3833:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3833
+	JNZ            shuf_rows_3847
 
-shuf_done_3832:
+shuf_done_3846:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3826
+	JNZ  shuf_planes_3840
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3816:
-shuf_planes_3834:
+shufn_list_loads_3830:
+shuf_planes_3848:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3836
+	JZ    shuf_done_3850
 
-shuf_rows_3837:
+shuf_rows_3851:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35453,16 +35835,16 @@ shuf_rows_3837:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3837
+	JNZ            shuf_rows_3851
 
-shuf_done_3836:
+shuf_done_3850:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3838
+	JZ    shuf_done_3852
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3839:
+shuf_rows_3853:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35478,15 +35860,15 @@ shuf_rows_3839:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3839
+	JNZ            shuf_rows_3853
 
-shuf_done_3838:
+shuf_done_3852:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3840
+	JZ    shuf_done_3854
 
-shuf_rows_3841:
+shuf_rows_3855:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35505,31 +35887,31 @@ shuf_rows_3841:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3841
+	JNZ            shuf_rows_3855
 
-shuf_done_3840:
+shuf_done_3854:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3834
+	JNZ  shuf_planes_3848
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3724:
+shufn_c8o16_3738:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3842
+	JE      rowsShuffleNarrowAVX2_value_3856
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3843
+	JNE     shufn_list_3857
 
-shuf_planes_3845:
+shuf_planes_3859:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3847
+	JZ    shuf_done_3861
 	MOVQ  CX, R10
 
-shuf_rows_3848:
+shuf_rows_3862:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35539,17 +35921,17 @@ shuf_rows_3848:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3848
+	JNZ          shuf_rows_3862
 
-shuf_done_3847:
+shuf_done_3861:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3845
+	JNZ  shuf_planes_3859
 	VZEROUPPER
 	RET
 
-shufn_list_3843:
+shufn_list_3857:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35558,12 +35940,12 @@ shufn_list_3843:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3849
+	JZ      shuf_no_run_3863
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3849:
+shuf_no_run_3863:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35573,52 +35955,52 @@ shuf_no_run_3849:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3844
+	JA    shufn_list_loads_3858
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3850:
+shuf_offs_3864:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3851
+	JAE     shuf_offs_done_3865
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3850
+	JMP     shuf_offs_3864
 
-shuf_offs_done_3851:
+shuf_offs_done_3865:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3844
+	JA   shufn_list_loads_3858
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3852:
+shuf_offs_3866:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3853
+	JAE     shuf_offs_done_3867
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3852
+	JMP     shuf_offs_3866
 
-shuf_offs_done_3853:
+shuf_offs_done_3867:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3854:
+shuf_planes_3868:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3856
+	JZ      shuf_done_3870
 
-shuf_rows_3857:
+shuf_rows_3871:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -35630,16 +36012,16 @@ shuf_rows_3857:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3857
+	JNZ          shuf_rows_3871
 
-shuf_done_3856:
+shuf_done_3870:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3858
+	JZ    shuf_done_3872
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3859:
+shuf_rows_3873:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35649,15 +36031,15 @@ shuf_rows_3859:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3859
+	JNZ          shuf_rows_3873
 
-shuf_done_3858:
+shuf_done_3872:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3860
+	JZ      shuf_done_3874
 
-shuf_rows_3861:
+shuf_rows_3875:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35669,25 +36051,25 @@ shuf_rows_3861:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3861
+	JNZ          shuf_rows_3875
 
-shuf_done_3860:
+shuf_done_3874:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3854
+	JNZ  shuf_planes_3868
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3844:
-shuf_planes_3862:
+shufn_list_loads_3858:
+shuf_planes_3876:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3864
+	JZ    shuf_done_3878
 
-shuf_rows_3865:
+shuf_rows_3879:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35700,16 +36082,16 @@ shuf_rows_3865:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3865
+	JNZ          shuf_rows_3879
 
-shuf_done_3864:
+shuf_done_3878:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3866
+	JZ    shuf_done_3880
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3867:
+shuf_rows_3881:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -35719,15 +36101,15 @@ shuf_rows_3867:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3867
+	JNZ          shuf_rows_3881
 
-shuf_done_3866:
+shuf_done_3880:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3868
+	JZ    shuf_done_3882
 
-shuf_rows_3869:
+shuf_rows_3883:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35740,30 +36122,30 @@ shuf_rows_3869:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3869
+	JNZ          shuf_rows_3883
 
-shuf_done_3868:
+shuf_done_3882:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3862
+	JNZ  shuf_planes_3876
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3842:
+rowsShuffleNarrowAVX2_value_3856:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3870
+	JNE     shufn_list_3884
 
-shuf_planes_3872:
+shuf_planes_3886:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3874
+	JZ    shuf_done_3888
 	MOVQ  CX, R10
 
-shuf_rows_3875:
+shuf_rows_3889:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -35774,17 +36156,17 @@ shuf_rows_3875:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3875
+	JNZ          shuf_rows_3889
 
-shuf_done_3874:
+shuf_done_3888:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3872
+	JNZ  shuf_planes_3886
 	VZEROUPPER
 	RET
 
-shufn_list_3870:
+shufn_list_3884:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35793,12 +36175,12 @@ shufn_list_3870:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3876
+	JZ      shuf_no_run_3890
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3876:
+shuf_no_run_3890:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35808,52 +36190,52 @@ shuf_no_run_3876:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3871
+	JA    shufn_list_loads_3885
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3877:
+shuf_offs_3891:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3878
+	JAE     shuf_offs_done_3892
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3877
+	JMP     shuf_offs_3891
 
-shuf_offs_done_3878:
+shuf_offs_done_3892:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3871
+	JA   shufn_list_loads_3885
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3879:
+shuf_offs_3893:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3880
+	JAE     shuf_offs_done_3894
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3879
+	JMP     shuf_offs_3893
 
-shuf_offs_done_3880:
+shuf_offs_done_3894:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3881:
+shuf_planes_3895:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3883
+	JZ      shuf_done_3897
 
-shuf_rows_3884:
+shuf_rows_3898:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35866,16 +36248,16 @@ shuf_rows_3884:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3884
+	JNZ          shuf_rows_3898
 
-shuf_done_3883:
+shuf_done_3897:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3885
+	JZ    shuf_done_3899
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3886:
+shuf_rows_3900:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -35886,15 +36268,15 @@ shuf_rows_3886:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3886
+	JNZ          shuf_rows_3900
 
-shuf_done_3885:
+shuf_done_3899:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3887
+	JZ      shuf_done_3901
 
-shuf_rows_3888:
+shuf_rows_3902:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -35907,25 +36289,25 @@ shuf_rows_3888:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3888
+	JNZ          shuf_rows_3902
 
-shuf_done_3887:
+shuf_done_3901:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3881
+	JNZ  shuf_planes_3895
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3871:
-shuf_planes_3889:
+shufn_list_loads_3885:
+shuf_planes_3903:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3891
+	JZ    shuf_done_3905
 
-shuf_rows_3892:
+shuf_rows_3906:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35939,16 +36321,16 @@ shuf_rows_3892:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3892
+	JNZ          shuf_rows_3906
 
-shuf_done_3891:
+shuf_done_3905:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3893
+	JZ    shuf_done_3907
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3894:
+shuf_rows_3908:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -35959,15 +36341,15 @@ shuf_rows_3894:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3894
+	JNZ          shuf_rows_3908
 
-shuf_done_3893:
+shuf_done_3907:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3895
+	JZ    shuf_done_3909
 
-shuf_rows_3896:
+shuf_rows_3910:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35981,31 +36363,31 @@ shuf_rows_3896:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3896
+	JNZ          shuf_rows_3910
 
-shuf_done_3895:
+shuf_done_3909:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3889
+	JNZ  shuf_planes_3903
 	VZEROUPPER
 	RET
 
-shufn_c4o16_3731:
+shufn_c4o16_3745:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3897
+	JE      rowsShuffleNarrowAVX2_value_3911
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3898
+	JNE     shufn_list_3912
 
-shuf_planes_3900:
+shuf_planes_3914:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3902
+	JZ    shuf_done_3916
 	MOVQ  CX, R10
 
-shuf_rows_3903:
+shuf_rows_3917:
 	VMOVD        (R10), X1
 	VPINSRD      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -36015,17 +36397,17 @@ shuf_rows_3903:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3903
+	JNZ          shuf_rows_3917
 
-shuf_done_3902:
+shuf_done_3916:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3900
+	JNZ  shuf_planes_3914
 	VZEROUPPER
 	RET
 
-shufn_list_3898:
+shufn_list_3912:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36034,12 +36416,12 @@ shufn_list_3898:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3904
+	JZ      shuf_no_run_3918
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3904:
+shuf_no_run_3918:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36049,52 +36431,52 @@ shuf_no_run_3904:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3899
+	JA    shufn_list_loads_3913
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3905:
+shuf_offs_3919:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3906
+	JAE     shuf_offs_done_3920
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3905
+	JMP     shuf_offs_3919
 
-shuf_offs_done_3906:
+shuf_offs_done_3920:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3899
+	JA   shufn_list_loads_3913
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3907:
+shuf_offs_3921:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3908
+	JAE     shuf_offs_done_3922
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3907
+	JMP     shuf_offs_3921
 
-shuf_offs_done_3908:
+shuf_offs_done_3922:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3909:
+shuf_planes_3923:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3911
+	JZ      shuf_done_3925
 
-shuf_rows_3912:
+shuf_rows_3926:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X8
@@ -36106,16 +36488,16 @@ shuf_rows_3912:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3912
+	JNZ          shuf_rows_3926
 
-shuf_done_3911:
+shuf_done_3925:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3913
+	JZ    shuf_done_3927
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3914:
+shuf_rows_3928:
 	VMOVD        (R10), X9
 	VPINSRD      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -36125,15 +36507,15 @@ shuf_rows_3914:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3914
+	JNZ          shuf_rows_3928
 
-shuf_done_3913:
+shuf_done_3927:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3915
+	JZ      shuf_done_3929
 
-shuf_rows_3916:
+shuf_rows_3930:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -36145,25 +36527,25 @@ shuf_rows_3916:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3916
+	JNZ          shuf_rows_3930
 
-shuf_done_3915:
+shuf_done_3929:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3909
+	JNZ  shuf_planes_3923
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3899:
-shuf_planes_3917:
+shufn_list_loads_3913:
+shuf_planes_3931:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3919
+	JZ    shuf_done_3933
 
-shuf_rows_3920:
+shuf_rows_3934:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36176,16 +36558,16 @@ shuf_rows_3920:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3920
+	JNZ          shuf_rows_3934
 
-shuf_done_3919:
+shuf_done_3933:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3921
+	JZ    shuf_done_3935
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3922:
+shuf_rows_3936:
 	VMOVD        (R10), X8
 	VPINSRD      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -36195,15 +36577,15 @@ shuf_rows_3922:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3922
+	JNZ          shuf_rows_3936
 
-shuf_done_3921:
+shuf_done_3935:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3923
+	JZ    shuf_done_3937
 
-shuf_rows_3924:
+shuf_rows_3938:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36216,30 +36598,30 @@ shuf_rows_3924:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3924
+	JNZ          shuf_rows_3938
 
-shuf_done_3923:
+shuf_done_3937:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3917
+	JNZ  shuf_planes_3931
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3897:
+rowsShuffleNarrowAVX2_value_3911:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3925
+	JNE     shufn_list_3939
 
-shuf_planes_3927:
+shuf_planes_3941:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3929
+	JZ    shuf_done_3943
 	MOVQ  CX, R10
 
-shuf_rows_3930:
+shuf_rows_3944:
 	VMOVD        (R10), X3
 	VPINSRD      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -36250,17 +36632,17 @@ shuf_rows_3930:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3930
+	JNZ          shuf_rows_3944
 
-shuf_done_3929:
+shuf_done_3943:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3927
+	JNZ  shuf_planes_3941
 	VZEROUPPER
 	RET
 
-shufn_list_3925:
+shufn_list_3939:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36269,12 +36651,12 @@ shufn_list_3925:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3931
+	JZ      shuf_no_run_3945
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3931:
+shuf_no_run_3945:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36284,52 +36666,52 @@ shuf_no_run_3931:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3926
+	JA    shufn_list_loads_3940
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3932:
+shuf_offs_3946:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3933
+	JAE     shuf_offs_done_3947
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3932
+	JMP     shuf_offs_3946
 
-shuf_offs_done_3933:
+shuf_offs_done_3947:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3926
+	JA   shufn_list_loads_3940
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3934:
+shuf_offs_3948:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3935
+	JAE     shuf_offs_done_3949
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3934
+	JMP     shuf_offs_3948
 
-shuf_offs_done_3935:
+shuf_offs_done_3949:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3936:
+shuf_planes_3950:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3938
+	JZ      shuf_done_3952
 
-shuf_rows_3939:
+shuf_rows_3953:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -36342,16 +36724,16 @@ shuf_rows_3939:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3939
+	JNZ          shuf_rows_3953
 
-shuf_done_3938:
+shuf_done_3952:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3940
+	JZ    shuf_done_3954
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3941:
+shuf_rows_3955:
 	VMOVD        (R10), X11
 	VPINSRD      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -36362,15 +36744,15 @@ shuf_rows_3941:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3941
+	JNZ          shuf_rows_3955
 
-shuf_done_3940:
+shuf_done_3954:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3942
+	JZ      shuf_done_3956
 
-shuf_rows_3943:
+shuf_rows_3957:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X12
@@ -36383,25 +36765,25 @@ shuf_rows_3943:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3943
+	JNZ          shuf_rows_3957
 
-shuf_done_3942:
+shuf_done_3956:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3936
+	JNZ  shuf_planes_3950
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3926:
-shuf_planes_3944:
+shufn_list_loads_3940:
+shuf_planes_3958:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3946
+	JZ    shuf_done_3960
 
-shuf_rows_3947:
+shuf_rows_3961:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36415,16 +36797,16 @@ shuf_rows_3947:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3947
+	JNZ          shuf_rows_3961
 
-shuf_done_3946:
+shuf_done_3960:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3948
+	JZ    shuf_done_3962
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3949:
+shuf_rows_3963:
 	VMOVD        (R10), X10
 	VPINSRD      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -36435,15 +36817,15 @@ shuf_rows_3949:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3949
+	JNZ          shuf_rows_3963
 
-shuf_done_3948:
+shuf_done_3962:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3950
+	JZ    shuf_done_3964
 
-shuf_rows_3951:
+shuf_rows_3965:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36457,31 +36839,31 @@ shuf_rows_3951:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3951
+	JNZ          shuf_rows_3965
 
-shuf_done_3950:
+shuf_done_3964:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3944
+	JNZ  shuf_planes_3958
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3727:
+shufn_d16o16_3741:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3952
+	JE      rowsShuffleNarrowAVX2_value_3966
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3953
+	JNE     shufn_list_3967
 
-shuf_planes_3955:
+shuf_planes_3969:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3957
+	JZ    shuf_done_3971
 	MOVQ  CX, R10
 
-shuf_rows_3958:
+shuf_rows_3972:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -36490,17 +36872,17 @@ shuf_rows_3958:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3958
+	JNZ          shuf_rows_3972
 
-shuf_done_3957:
+shuf_done_3971:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3955
+	JNZ  shuf_planes_3969
 	VZEROUPPER
 	RET
 
-shufn_list_3953:
+shufn_list_3967:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36509,12 +36891,12 @@ shufn_list_3953:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3959
+	JZ      shuf_no_run_3973
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3959:
+shuf_no_run_3973:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36524,52 +36906,52 @@ shuf_no_run_3959:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3954
+	JA    shufn_list_loads_3968
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3960:
+shuf_offs_3974:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3961
+	JAE     shuf_offs_done_3975
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3960
+	JMP     shuf_offs_3974
 
-shuf_offs_done_3961:
+shuf_offs_done_3975:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3954
+	JA   shufn_list_loads_3968
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3962:
+shuf_offs_3976:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3963
+	JAE     shuf_offs_done_3977
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3962
+	JMP     shuf_offs_3976
 
-shuf_offs_done_3963:
+shuf_offs_done_3977:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3964:
+shuf_planes_3978:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3966
+	JZ      shuf_done_3980
 
-shuf_rows_3967:
+shuf_rows_3981:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -36580,16 +36962,16 @@ shuf_rows_3967:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3967
+	JNZ          shuf_rows_3981
 
-shuf_done_3966:
+shuf_done_3980:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3968
+	JZ    shuf_done_3982
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3969:
+shuf_rows_3983:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -36598,15 +36980,15 @@ shuf_rows_3969:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3969
+	JNZ          shuf_rows_3983
 
-shuf_done_3968:
+shuf_done_3982:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3970
+	JZ      shuf_done_3984
 
-shuf_rows_3971:
+shuf_rows_3985:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36617,25 +36999,25 @@ shuf_rows_3971:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3971
+	JNZ          shuf_rows_3985
 
-shuf_done_3970:
+shuf_done_3984:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3964
+	JNZ  shuf_planes_3978
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3954:
-shuf_planes_3972:
+shufn_list_loads_3968:
+shuf_planes_3986:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3974
+	JZ    shuf_done_3988
 
-shuf_rows_3975:
+shuf_rows_3989:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36647,16 +37029,16 @@ shuf_rows_3975:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3975
+	JNZ          shuf_rows_3989
 
-shuf_done_3974:
+shuf_done_3988:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3976
+	JZ    shuf_done_3990
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3977:
+shuf_rows_3991:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -36665,15 +37047,15 @@ shuf_rows_3977:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3977
+	JNZ          shuf_rows_3991
 
-shuf_done_3976:
+shuf_done_3990:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3978
+	JZ    shuf_done_3992
 
-shuf_rows_3979:
+shuf_rows_3993:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36685,30 +37067,30 @@ shuf_rows_3979:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3979
+	JNZ          shuf_rows_3993
 
-shuf_done_3978:
+shuf_done_3992:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3972
+	JNZ  shuf_planes_3986
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3952:
+rowsShuffleNarrowAVX2_value_3966:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3980
+	JNE     shufn_list_3994
 
-shuf_planes_3982:
+shuf_planes_3996:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3984
+	JZ    shuf_done_3998
 	MOVQ  CX, R10
 
-shuf_rows_3985:
+shuf_rows_3999:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -36718,17 +37100,17 @@ shuf_rows_3985:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3985
+	JNZ          shuf_rows_3999
 
-shuf_done_3984:
+shuf_done_3998:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3982
+	JNZ  shuf_planes_3996
 	VZEROUPPER
 	RET
 
-shufn_list_3980:
+shufn_list_3994:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36737,12 +37119,12 @@ shufn_list_3980:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3986
+	JZ      shuf_no_run_4000
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3986:
+shuf_no_run_4000:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36752,52 +37134,52 @@ shuf_no_run_3986:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3981
+	JA    shufn_list_loads_3995
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3987:
+shuf_offs_4001:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3988
+	JAE     shuf_offs_done_4002
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3987
+	JMP     shuf_offs_4001
 
-shuf_offs_done_3988:
+shuf_offs_done_4002:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3981
+	JA   shufn_list_loads_3995
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3989:
+shuf_offs_4003:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3990
+	JAE     shuf_offs_done_4004
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3989
+	JMP     shuf_offs_4003
 
-shuf_offs_done_3990:
+shuf_offs_done_4004:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3991:
+shuf_planes_4005:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3993
+	JZ      shuf_done_4007
 
-shuf_rows_3994:
+shuf_rows_4008:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36809,16 +37191,16 @@ shuf_rows_3994:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3994
+	JNZ          shuf_rows_4008
 
-shuf_done_3993:
+shuf_done_4007:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3995
+	JZ    shuf_done_4009
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3996:
+shuf_rows_4010:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -36828,15 +37210,15 @@ shuf_rows_3996:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3996
+	JNZ          shuf_rows_4010
 
-shuf_done_3995:
+shuf_done_4009:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3997
+	JZ      shuf_done_4011
 
-shuf_rows_3998:
+shuf_rows_4012:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -36848,25 +37230,25 @@ shuf_rows_3998:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3998
+	JNZ          shuf_rows_4012
 
-shuf_done_3997:
+shuf_done_4011:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3991
+	JNZ  shuf_planes_4005
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3981:
-shuf_planes_3999:
+shufn_list_loads_3995:
+shuf_planes_4013:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4001
+	JZ    shuf_done_4015
 
-shuf_rows_4002:
+shuf_rows_4016:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36879,16 +37261,16 @@ shuf_rows_4002:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_4002
+	JNZ          shuf_rows_4016
 
-shuf_done_4001:
+shuf_done_4015:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4003
+	JZ    shuf_done_4017
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4004:
+shuf_rows_4018:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -36898,15 +37280,15 @@ shuf_rows_4004:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_4004
+	JNZ          shuf_rows_4018
 
-shuf_done_4003:
+shuf_done_4017:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4005
+	JZ    shuf_done_4019
 
-shuf_rows_4006:
+shuf_rows_4020:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36919,32 +37301,32 @@ shuf_rows_4006:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_4006
+	JNZ          shuf_rows_4020
 
-shuf_done_4005:
+shuf_done_4019:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3999
+	JNZ  shuf_planes_4013
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3728:
+shufn_d16o32_3742:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4007
+	JE      rowsShuffleNarrowAVX2_value_4021
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4008
+	JNE     shufn_list_4022
 
-shuf_planes_4010:
+shuf_planes_4024:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4012
+	JZ    shuf_done_4026
 	MOVQ  CX, R10
 
-shuf_rows_4013:
+shuf_rows_4027:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -36954,17 +37336,17 @@ shuf_rows_4013:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4013
+	JNZ         shuf_rows_4027
 
-shuf_done_4012:
+shuf_done_4026:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4010
+	JNZ  shuf_planes_4024
 	VZEROUPPER
 	RET
 
-shufn_list_4008:
+shufn_list_4022:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36973,12 +37355,12 @@ shufn_list_4008:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4014
+	JZ      shuf_no_run_4028
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4014:
+shuf_no_run_4028:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36988,52 +37370,52 @@ shuf_no_run_4014:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4009
+	JA    shufn_list_loads_4023
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4015:
+shuf_offs_4029:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4016
+	JAE     shuf_offs_done_4030
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4015
+	JMP     shuf_offs_4029
 
-shuf_offs_done_4016:
+shuf_offs_done_4030:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4009
+	JA   shufn_list_loads_4023
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4017:
+shuf_offs_4031:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4018
+	JAE     shuf_offs_done_4032
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4017
+	JMP     shuf_offs_4031
 
-shuf_offs_done_4018:
+shuf_offs_done_4032:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4019:
+shuf_planes_4033:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4021
+	JZ      shuf_done_4035
 
-shuf_rows_4022:
+shuf_rows_4036:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -37045,16 +37427,16 @@ shuf_rows_4022:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4022
+	JNZ         shuf_rows_4036
 
-shuf_done_4021:
+shuf_done_4035:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4023
+	JZ    shuf_done_4037
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4024:
+shuf_rows_4038:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -37064,15 +37446,15 @@ shuf_rows_4024:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4024
+	JNZ         shuf_rows_4038
 
-shuf_done_4023:
+shuf_done_4037:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4025
+	JZ      shuf_done_4039
 
-shuf_rows_4026:
+shuf_rows_4040:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -37084,25 +37466,25 @@ shuf_rows_4026:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4026
+	JNZ         shuf_rows_4040
 
-shuf_done_4025:
+shuf_done_4039:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4019
+	JNZ  shuf_planes_4033
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4009:
-shuf_planes_4027:
+shufn_list_loads_4023:
+shuf_planes_4041:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4029
+	JZ    shuf_done_4043
 
-shuf_rows_4030:
+shuf_rows_4044:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37115,16 +37497,16 @@ shuf_rows_4030:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4030
+	JNZ         shuf_rows_4044
 
-shuf_done_4029:
+shuf_done_4043:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4031
+	JZ    shuf_done_4045
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4032:
+shuf_rows_4046:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -37134,15 +37516,15 @@ shuf_rows_4032:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4032
+	JNZ         shuf_rows_4046
 
-shuf_done_4031:
+shuf_done_4045:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4033
+	JZ    shuf_done_4047
 
-shuf_rows_4034:
+shuf_rows_4048:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37155,32 +37537,32 @@ shuf_rows_4034:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4034
+	JNZ         shuf_rows_4048
 
-shuf_done_4033:
+shuf_done_4047:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4027
+	JNZ  shuf_planes_4041
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4007:
+rowsShuffleNarrowAVX2_value_4021:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4035
+	JNE     shufn_list_4049
 
-shuf_planes_4037:
+shuf_planes_4051:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4039
+	JZ    shuf_done_4053
 	MOVQ  CX, R10
 
-shuf_rows_4040:
+shuf_rows_4054:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -37192,17 +37574,17 @@ shuf_rows_4040:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4040
+	JNZ         shuf_rows_4054
 
-shuf_done_4039:
+shuf_done_4053:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4037
+	JNZ  shuf_planes_4051
 	VZEROUPPER
 	RET
 
-shufn_list_4035:
+shufn_list_4049:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37211,12 +37593,12 @@ shufn_list_4035:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4041
+	JZ      shuf_no_run_4055
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4041:
+shuf_no_run_4055:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37226,52 +37608,52 @@ shuf_no_run_4041:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4036
+	JA    shufn_list_loads_4050
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4042:
+shuf_offs_4056:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4043
+	JAE     shuf_offs_done_4057
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4042
+	JMP     shuf_offs_4056
 
-shuf_offs_done_4043:
+shuf_offs_done_4057:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4036
+	JA   shufn_list_loads_4050
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4044:
+shuf_offs_4058:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4045
+	JAE     shuf_offs_done_4059
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4044
+	JMP     shuf_offs_4058
 
-shuf_offs_done_4045:
+shuf_offs_done_4059:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4046:
+shuf_planes_4060:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4048
+	JZ      shuf_done_4062
 
-shuf_rows_4049:
+shuf_rows_4063:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -37285,16 +37667,16 @@ shuf_rows_4049:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4049
+	JNZ         shuf_rows_4063
 
-shuf_done_4048:
+shuf_done_4062:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4050
+	JZ    shuf_done_4064
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4051:
+shuf_rows_4065:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -37306,15 +37688,15 @@ shuf_rows_4051:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4051
+	JNZ         shuf_rows_4065
 
-shuf_done_4050:
+shuf_done_4064:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4052
+	JZ      shuf_done_4066
 
-shuf_rows_4053:
+shuf_rows_4067:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -37328,25 +37710,25 @@ shuf_rows_4053:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4053
+	JNZ         shuf_rows_4067
 
-shuf_done_4052:
+shuf_done_4066:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4046
+	JNZ  shuf_planes_4060
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4036:
-shuf_planes_4054:
+shufn_list_loads_4050:
+shuf_planes_4068:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4056
+	JZ    shuf_done_4070
 
-shuf_rows_4057:
+shuf_rows_4071:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37361,16 +37743,16 @@ shuf_rows_4057:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4057
+	JNZ         shuf_rows_4071
 
-shuf_done_4056:
+shuf_done_4070:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4058
+	JZ    shuf_done_4072
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4059:
+shuf_rows_4073:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -37382,15 +37764,15 @@ shuf_rows_4059:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4059
+	JNZ         shuf_rows_4073
 
-shuf_done_4058:
+shuf_done_4072:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4060
+	JZ    shuf_done_4074
 
-shuf_rows_4061:
+shuf_rows_4075:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37405,32 +37787,32 @@ shuf_rows_4061:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4061
+	JNZ         shuf_rows_4075
 
-shuf_done_4060:
+shuf_done_4074:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4054
+	JNZ  shuf_planes_4068
 	VZEROUPPER
 	RET
 
-shufn_c8o32_3729:
+shufn_c8o32_3743:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4062
+	JE      rowsShuffleNarrowAVX2_value_4076
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4063
+	JNE     shufn_list_4077
 
-shuf_planes_4065:
+shuf_planes_4079:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4067
+	JZ    shuf_done_4081
 	MOVQ  CX, R10
 
-shuf_rows_4068:
+shuf_rows_4082:
 	VMOVQ       (R10), X1
 	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37441,17 +37823,17 @@ shuf_rows_4068:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4068
+	JNZ         shuf_rows_4082
 
-shuf_done_4067:
+shuf_done_4081:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4065
+	JNZ  shuf_planes_4079
 	VZEROUPPER
 	RET
 
-shufn_list_4063:
+shufn_list_4077:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37460,12 +37842,12 @@ shufn_list_4063:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4069
+	JZ      shuf_no_run_4083
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4069:
+shuf_no_run_4083:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37475,52 +37857,52 @@ shuf_no_run_4069:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4064
+	JA    shufn_list_loads_4078
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4070:
+shuf_offs_4084:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4071
+	JAE     shuf_offs_done_4085
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4070
+	JMP     shuf_offs_4084
 
-shuf_offs_done_4071:
+shuf_offs_done_4085:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4064
+	JA   shufn_list_loads_4078
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4072:
+shuf_offs_4086:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4073
+	JAE     shuf_offs_done_4087
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4072
+	JMP     shuf_offs_4086
 
-shuf_offs_done_4073:
+shuf_offs_done_4087:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4074:
+shuf_planes_4088:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4076
+	JZ      shuf_done_4090
 
-shuf_rows_4077:
+shuf_rows_4091:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X9
@@ -37533,16 +37915,16 @@ shuf_rows_4077:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4077
+	JNZ         shuf_rows_4091
 
-shuf_done_4076:
+shuf_done_4090:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4078
+	JZ    shuf_done_4092
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4079:
+shuf_rows_4093:
 	VMOVQ       (R10), X11
 	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37553,15 +37935,15 @@ shuf_rows_4079:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4079
+	JNZ         shuf_rows_4093
 
-shuf_done_4078:
+shuf_done_4092:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4080
+	JZ      shuf_done_4094
 
-shuf_rows_4081:
+shuf_rows_4095:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37574,25 +37956,25 @@ shuf_rows_4081:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4081
+	JNZ         shuf_rows_4095
 
-shuf_done_4080:
+shuf_done_4094:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4074
+	JNZ  shuf_planes_4088
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4064:
-shuf_planes_4082:
+shufn_list_loads_4078:
+shuf_planes_4096:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4084
+	JZ    shuf_done_4098
 
-shuf_rows_4085:
+shuf_rows_4099:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37606,16 +37988,16 @@ shuf_rows_4085:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4085
+	JNZ         shuf_rows_4099
 
-shuf_done_4084:
+shuf_done_4098:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4086
+	JZ    shuf_done_4100
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4087:
+shuf_rows_4101:
 	VMOVQ       (R10), X10
 	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37626,15 +38008,15 @@ shuf_rows_4087:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4087
+	JNZ         shuf_rows_4101
 
-shuf_done_4086:
+shuf_done_4100:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4088
+	JZ    shuf_done_4102
 
-shuf_rows_4089:
+shuf_rows_4103:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37648,32 +38030,32 @@ shuf_rows_4089:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4089
+	JNZ         shuf_rows_4103
 
-shuf_done_4088:
+shuf_done_4102:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4082
+	JNZ  shuf_planes_4096
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4062:
+rowsShuffleNarrowAVX2_value_4076:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4090
+	JNE     shufn_list_4104
 
-shuf_planes_4092:
+shuf_planes_4106:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4094
+	JZ    shuf_done_4108
 	MOVQ  CX, R10
 
-shuf_rows_4095:
+shuf_rows_4109:
 	VMOVQ       (R10), X5
 	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -37686,17 +38068,17 @@ shuf_rows_4095:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4095
+	JNZ         shuf_rows_4109
 
-shuf_done_4094:
+shuf_done_4108:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4092
+	JNZ  shuf_planes_4106
 	VZEROUPPER
 	RET
 
-shufn_list_4090:
+shufn_list_4104:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37705,12 +38087,12 @@ shufn_list_4090:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4096
+	JZ      shuf_no_run_4110
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4096:
+shuf_no_run_4110:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37720,52 +38102,52 @@ shuf_no_run_4096:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4091
+	JA    shufn_list_loads_4105
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4097:
+shuf_offs_4111:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4098
+	JAE     shuf_offs_done_4112
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4097
+	JMP     shuf_offs_4111
 
-shuf_offs_done_4098:
+shuf_offs_done_4112:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4091
+	JA   shufn_list_loads_4105
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4099:
+shuf_offs_4113:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4100
+	JAE     shuf_offs_done_4114
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4099
+	JMP     shuf_offs_4113
 
-shuf_offs_done_4100:
+shuf_offs_done_4114:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4101:
+shuf_planes_4115:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4103
+	JZ      shuf_done_4117
 
-shuf_rows_4104:
+shuf_rows_4118:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37780,16 +38162,16 @@ shuf_rows_4104:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4104
+	JNZ         shuf_rows_4118
 
-shuf_done_4103:
+shuf_done_4117:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4105
+	JZ    shuf_done_4119
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4106:
+shuf_rows_4120:
 	VMOVQ       (R10), X14
 	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -37802,15 +38184,15 @@ shuf_rows_4106:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4106
+	JNZ         shuf_rows_4120
 
-shuf_done_4105:
+shuf_done_4119:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4107
+	JZ      shuf_done_4121
 
-shuf_rows_4108:
+shuf_rows_4122:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X15
@@ -37825,25 +38207,25 @@ shuf_rows_4108:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4108
+	JNZ         shuf_rows_4122
 
-shuf_done_4107:
+shuf_done_4121:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4101
+	JNZ  shuf_planes_4115
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4091:
-shuf_planes_4109:
+shufn_list_loads_4105:
+shuf_planes_4123:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4111
+	JZ    shuf_done_4125
 
-shuf_rows_4112:
+shuf_rows_4126:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37859,16 +38241,16 @@ shuf_rows_4112:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4112
+	JNZ         shuf_rows_4126
 
-shuf_done_4111:
+shuf_done_4125:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4113
+	JZ    shuf_done_4127
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4114:
+shuf_rows_4128:
 	VMOVQ       (R10), X13
 	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -37881,15 +38263,15 @@ shuf_rows_4114:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4114
+	JNZ         shuf_rows_4128
 
-shuf_done_4113:
+shuf_done_4127:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4115
+	JZ    shuf_done_4129
 
-shuf_rows_4116:
+shuf_rows_4130:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37905,32 +38287,32 @@ shuf_rows_4116:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4116
+	JNZ         shuf_rows_4130
 
-shuf_done_4115:
+shuf_done_4129:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4109
+	JNZ  shuf_planes_4123
 	VZEROUPPER
 	RET
 
-shufn_c4o32_3730:
+shufn_c4o32_3744:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4117
+	JE      rowsShuffleNarrowAVX2_value_4131
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4118
+	JNE     shufn_list_4132
 
-shuf_planes_4120:
+shuf_planes_4134:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4122
+	JZ    shuf_done_4136
 	MOVQ  CX, R10
 
-shuf_rows_4123:
+shuf_rows_4137:
 	VMOVD       (R10), X1
 	VPINSRD     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37941,17 +38323,17 @@ shuf_rows_4123:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4123
+	JNZ         shuf_rows_4137
 
-shuf_done_4122:
+shuf_done_4136:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4120
+	JNZ  shuf_planes_4134
 	VZEROUPPER
 	RET
 
-shufn_list_4118:
+shufn_list_4132:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37960,12 +38342,12 @@ shufn_list_4118:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4124
+	JZ      shuf_no_run_4138
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4124:
+shuf_no_run_4138:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37975,52 +38357,52 @@ shuf_no_run_4124:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4119
+	JA    shufn_list_loads_4133
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4125:
+shuf_offs_4139:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4126
+	JAE     shuf_offs_done_4140
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4125
+	JMP     shuf_offs_4139
 
-shuf_offs_done_4126:
+shuf_offs_done_4140:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4119
+	JA   shufn_list_loads_4133
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4127:
+shuf_offs_4141:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4128
+	JAE     shuf_offs_done_4142
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4127
+	JMP     shuf_offs_4141
 
-shuf_offs_done_4128:
+shuf_offs_done_4142:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4129:
+shuf_planes_4143:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4131
+	JZ      shuf_done_4145
 
-shuf_rows_4132:
+shuf_rows_4146:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X9
@@ -38033,16 +38415,16 @@ shuf_rows_4132:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4132
+	JNZ         shuf_rows_4146
 
-shuf_done_4131:
+shuf_done_4145:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4133
+	JZ    shuf_done_4147
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4134:
+shuf_rows_4148:
 	VMOVD       (R10), X11
 	VPINSRD     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -38053,15 +38435,15 @@ shuf_rows_4134:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4134
+	JNZ         shuf_rows_4148
 
-shuf_done_4133:
+shuf_done_4147:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4135
+	JZ      shuf_done_4149
 
-shuf_rows_4136:
+shuf_rows_4150:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -38074,25 +38456,25 @@ shuf_rows_4136:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4136
+	JNZ         shuf_rows_4150
 
-shuf_done_4135:
+shuf_done_4149:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4129
+	JNZ  shuf_planes_4143
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4119:
-shuf_planes_4137:
+shufn_list_loads_4133:
+shuf_planes_4151:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4139
+	JZ    shuf_done_4153
 
-shuf_rows_4140:
+shuf_rows_4154:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38106,16 +38488,16 @@ shuf_rows_4140:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4140
+	JNZ         shuf_rows_4154
 
-shuf_done_4139:
+shuf_done_4153:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4141
+	JZ    shuf_done_4155
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4142:
+shuf_rows_4156:
 	VMOVD       (R10), X10
 	VPINSRD     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -38126,15 +38508,15 @@ shuf_rows_4142:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4142
+	JNZ         shuf_rows_4156
 
-shuf_done_4141:
+shuf_done_4155:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4143
+	JZ    shuf_done_4157
 
-shuf_rows_4144:
+shuf_rows_4158:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38148,32 +38530,32 @@ shuf_rows_4144:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4144
+	JNZ         shuf_rows_4158
 
-shuf_done_4143:
+shuf_done_4157:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4137
+	JNZ  shuf_planes_4151
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4117:
+rowsShuffleNarrowAVX2_value_4131:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4145
+	JNE     shufn_list_4159
 
-shuf_planes_4147:
+shuf_planes_4161:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4149
+	JZ    shuf_done_4163
 	MOVQ  CX, R10
 
-shuf_rows_4150:
+shuf_rows_4164:
 	VMOVD       (R10), X5
 	VPINSRD     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -38186,17 +38568,17 @@ shuf_rows_4150:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4150
+	JNZ         shuf_rows_4164
 
-shuf_done_4149:
+shuf_done_4163:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4147
+	JNZ  shuf_planes_4161
 	VZEROUPPER
 	RET
 
-shufn_list_4145:
+shufn_list_4159:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -38205,12 +38587,12 @@ shufn_list_4145:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4151
+	JZ      shuf_no_run_4165
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4151:
+shuf_no_run_4165:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38220,52 +38602,52 @@ shuf_no_run_4151:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4146
+	JA    shufn_list_loads_4160
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4152:
+shuf_offs_4166:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4153
+	JAE     shuf_offs_done_4167
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4152
+	JMP     shuf_offs_4166
 
-shuf_offs_done_4153:
+shuf_offs_done_4167:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4146
+	JA   shufn_list_loads_4160
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4154:
+shuf_offs_4168:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4155
+	JAE     shuf_offs_done_4169
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4154
+	JMP     shuf_offs_4168
 
-shuf_offs_done_4155:
+shuf_offs_done_4169:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4156:
+shuf_planes_4170:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4158
+	JZ      shuf_done_4172
 
-shuf_rows_4159:
+shuf_rows_4173:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -38280,16 +38662,16 @@ shuf_rows_4159:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4159
+	JNZ         shuf_rows_4173
 
-shuf_done_4158:
+shuf_done_4172:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4160
+	JZ    shuf_done_4174
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4161:
+shuf_rows_4175:
 	VMOVD       (R10), X14
 	VPINSRD     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -38302,15 +38684,15 @@ shuf_rows_4161:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4161
+	JNZ         shuf_rows_4175
 
-shuf_done_4160:
+shuf_done_4174:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4162
+	JZ      shuf_done_4176
 
-shuf_rows_4163:
+shuf_rows_4177:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X15
@@ -38325,25 +38707,25 @@ shuf_rows_4163:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4163
+	JNZ         shuf_rows_4177
 
-shuf_done_4162:
+shuf_done_4176:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4156
+	JNZ  shuf_planes_4170
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4146:
-shuf_planes_4164:
+shufn_list_loads_4160:
+shuf_planes_4178:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4166
+	JZ    shuf_done_4180
 
-shuf_rows_4167:
+shuf_rows_4181:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38359,16 +38741,16 @@ shuf_rows_4167:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4167
+	JNZ         shuf_rows_4181
 
-shuf_done_4166:
+shuf_done_4180:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4168
+	JZ    shuf_done_4182
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4169:
+shuf_rows_4183:
 	VMOVD       (R10), X13
 	VPINSRD     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -38381,15 +38763,15 @@ shuf_rows_4169:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4169
+	JNZ         shuf_rows_4183
 
-shuf_done_4168:
+shuf_done_4182:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4170
+	JZ    shuf_done_4184
 
-shuf_rows_4171:
+shuf_rows_4185:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38405,31 +38787,31 @@ shuf_rows_4171:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4171
+	JNZ         shuf_rows_4185
 
-shuf_done_4170:
+shuf_done_4184:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4164
+	JNZ  shuf_planes_4178
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3725:
+shufn_c8o8_3739:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4172
+	JE      rowsShuffleNarrowAVX2_value_4186
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4173
+	JNE     shufn_list_4187
 
-shuf_planes_4175:
+shuf_planes_4189:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4177
+	JZ    shuf_done_4191
 	MOVQ  CX, R10
 
-shuf_rows_4178:
+shuf_rows_4192:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38438,17 +38820,17 @@ shuf_rows_4178:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4178
+	JNZ     shuf_rows_4192
 
-shuf_done_4177:
+shuf_done_4191:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4175
+	JNZ  shuf_planes_4189
 	VZEROUPPER
 	RET
 
-shufn_list_4173:
+shufn_list_4187:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38457,12 +38839,12 @@ shufn_list_4173:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4179
+	JZ      shuf_no_run_4193
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4179:
+shuf_no_run_4193:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38472,52 +38854,52 @@ shuf_no_run_4179:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4174
+	JA    shufn_list_loads_4188
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4180:
+shuf_offs_4194:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4181
+	JAE     shuf_offs_done_4195
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4180
+	JMP     shuf_offs_4194
 
-shuf_offs_done_4181:
+shuf_offs_done_4195:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4174
+	JA   shufn_list_loads_4188
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4182:
+shuf_offs_4196:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4183
+	JAE     shuf_offs_done_4197
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4182
+	JMP     shuf_offs_4196
 
-shuf_offs_done_4183:
+shuf_offs_done_4197:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4184:
+shuf_planes_4198:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4186
+	JZ      shuf_done_4200
 
-shuf_rows_4187:
+shuf_rows_4201:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38528,16 +38910,16 @@ shuf_rows_4187:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4187
+	JNZ     shuf_rows_4201
 
-shuf_done_4186:
+shuf_done_4200:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4188
+	JZ    shuf_done_4202
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4189:
+shuf_rows_4203:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38546,15 +38928,15 @@ shuf_rows_4189:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4189
+	JNZ     shuf_rows_4203
 
-shuf_done_4188:
+shuf_done_4202:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4190
+	JZ      shuf_done_4204
 
-shuf_rows_4191:
+shuf_rows_4205:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38565,25 +38947,25 @@ shuf_rows_4191:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4191
+	JNZ     shuf_rows_4205
 
-shuf_done_4190:
+shuf_done_4204:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4184
+	JNZ  shuf_planes_4198
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4174:
-shuf_planes_4192:
+shufn_list_loads_4188:
+shuf_planes_4206:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4194
+	JZ    shuf_done_4208
 
-shuf_rows_4195:
+shuf_rows_4209:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38595,16 +38977,16 @@ shuf_rows_4195:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4195
+	JNZ     shuf_rows_4209
 
-shuf_done_4194:
+shuf_done_4208:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4196
+	JZ    shuf_done_4210
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4197:
+shuf_rows_4211:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38613,15 +38995,15 @@ shuf_rows_4197:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4197
+	JNZ     shuf_rows_4211
 
-shuf_done_4196:
+shuf_done_4210:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4198
+	JZ    shuf_done_4212
 
-shuf_rows_4199:
+shuf_rows_4213:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38633,30 +39015,30 @@ shuf_rows_4199:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4199
+	JNZ     shuf_rows_4213
 
-shuf_done_4198:
+shuf_done_4212:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4192
+	JNZ  shuf_planes_4206
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4172:
+rowsShuffleNarrowAVX2_value_4186:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4200
+	JNE     shufn_list_4214
 
-shuf_planes_4202:
+shuf_planes_4216:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4204
+	JZ    shuf_done_4218
 	MOVQ  CX, R10
 
-shuf_rows_4205:
+shuf_rows_4219:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38666,17 +39048,17 @@ shuf_rows_4205:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4205
+	JNZ       shuf_rows_4219
 
-shuf_done_4204:
+shuf_done_4218:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4202
+	JNZ  shuf_planes_4216
 	VZEROUPPER
 	RET
 
-shufn_list_4200:
+shufn_list_4214:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38685,12 +39067,12 @@ shufn_list_4200:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4206
+	JZ      shuf_no_run_4220
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4206:
+shuf_no_run_4220:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38700,52 +39082,52 @@ shuf_no_run_4206:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4201
+	JA    shufn_list_loads_4215
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4207:
+shuf_offs_4221:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4208
+	JAE     shuf_offs_done_4222
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4207
+	JMP     shuf_offs_4221
 
-shuf_offs_done_4208:
+shuf_offs_done_4222:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4201
+	JA   shufn_list_loads_4215
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4209:
+shuf_offs_4223:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4210
+	JAE     shuf_offs_done_4224
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4209
+	JMP     shuf_offs_4223
 
-shuf_offs_done_4210:
+shuf_offs_done_4224:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4211:
+shuf_planes_4225:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4213
+	JZ      shuf_done_4227
 
-shuf_rows_4214:
+shuf_rows_4228:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38757,16 +39139,16 @@ shuf_rows_4214:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4214
+	JNZ       shuf_rows_4228
 
-shuf_done_4213:
+shuf_done_4227:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4215
+	JZ    shuf_done_4229
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4216:
+shuf_rows_4230:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38776,15 +39158,15 @@ shuf_rows_4216:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4216
+	JNZ       shuf_rows_4230
 
-shuf_done_4215:
+shuf_done_4229:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4217
+	JZ      shuf_done_4231
 
-shuf_rows_4218:
+shuf_rows_4232:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38796,25 +39178,25 @@ shuf_rows_4218:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4218
+	JNZ       shuf_rows_4232
 
-shuf_done_4217:
+shuf_done_4231:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4211
+	JNZ  shuf_planes_4225
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4201:
-shuf_planes_4219:
+shufn_list_loads_4215:
+shuf_planes_4233:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4221
+	JZ    shuf_done_4235
 
-shuf_rows_4222:
+shuf_rows_4236:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38827,16 +39209,16 @@ shuf_rows_4222:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4222
+	JNZ       shuf_rows_4236
 
-shuf_done_4221:
+shuf_done_4235:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4223
+	JZ    shuf_done_4237
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4224:
+shuf_rows_4238:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38846,15 +39228,15 @@ shuf_rows_4224:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4224
+	JNZ       shuf_rows_4238
 
-shuf_done_4223:
+shuf_done_4237:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4225
+	JZ    shuf_done_4239
 
-shuf_rows_4226:
+shuf_rows_4240:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38867,31 +39249,31 @@ shuf_rows_4226:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4226
+	JNZ       shuf_rows_4240
 
-shuf_done_4225:
+shuf_done_4239:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4219
+	JNZ  shuf_planes_4233
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3726:
+shufn_c4o8_3740:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4227
+	JE      rowsShuffleNarrowAVX2_value_4241
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4228
+	JNE     shufn_list_4242
 
-shuf_planes_4230:
+shuf_planes_4244:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4232
+	JZ    shuf_done_4246
 	MOVQ  CX, R10
 
-shuf_rows_4233:
+shuf_rows_4247:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38900,17 +39282,17 @@ shuf_rows_4233:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4233
+	JNZ     shuf_rows_4247
 
-shuf_done_4232:
+shuf_done_4246:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4230
+	JNZ  shuf_planes_4244
 	VZEROUPPER
 	RET
 
-shufn_list_4228:
+shufn_list_4242:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38919,12 +39301,12 @@ shufn_list_4228:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4234
+	JZ      shuf_no_run_4248
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4234:
+shuf_no_run_4248:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38934,52 +39316,52 @@ shuf_no_run_4234:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4229
+	JA    shufn_list_loads_4243
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4235:
+shuf_offs_4249:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4236
+	JAE     shuf_offs_done_4250
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4235
+	JMP     shuf_offs_4249
 
-shuf_offs_done_4236:
+shuf_offs_done_4250:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4229
+	JA   shufn_list_loads_4243
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4237:
+shuf_offs_4251:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4238
+	JAE     shuf_offs_done_4252
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4237
+	JMP     shuf_offs_4251
 
-shuf_offs_done_4238:
+shuf_offs_done_4252:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4239:
+shuf_planes_4253:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4241
+	JZ      shuf_done_4255
 
-shuf_rows_4242:
+shuf_rows_4256:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38990,16 +39372,16 @@ shuf_rows_4242:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4242
+	JNZ     shuf_rows_4256
 
-shuf_done_4241:
+shuf_done_4255:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4243
+	JZ    shuf_done_4257
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4244:
+shuf_rows_4258:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -39008,15 +39390,15 @@ shuf_rows_4244:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4244
+	JNZ     shuf_rows_4258
 
-shuf_done_4243:
+shuf_done_4257:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4245
+	JZ      shuf_done_4259
 
-shuf_rows_4246:
+shuf_rows_4260:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -39027,25 +39409,25 @@ shuf_rows_4246:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4246
+	JNZ     shuf_rows_4260
 
-shuf_done_4245:
+shuf_done_4259:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4239
+	JNZ  shuf_planes_4253
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4229:
-shuf_planes_4247:
+shufn_list_loads_4243:
+shuf_planes_4261:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4249
+	JZ    shuf_done_4263
 
-shuf_rows_4250:
+shuf_rows_4264:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -39057,16 +39439,16 @@ shuf_rows_4250:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4250
+	JNZ     shuf_rows_4264
 
-shuf_done_4249:
+shuf_done_4263:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4251
+	JZ    shuf_done_4265
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4252:
+shuf_rows_4266:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -39075,15 +39457,15 @@ shuf_rows_4252:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4252
+	JNZ     shuf_rows_4266
 
-shuf_done_4251:
+shuf_done_4265:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4253
+	JZ    shuf_done_4267
 
-shuf_rows_4254:
+shuf_rows_4268:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -39095,30 +39477,30 @@ shuf_rows_4254:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4254
+	JNZ     shuf_rows_4268
 
-shuf_done_4253:
+shuf_done_4267:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4247
+	JNZ  shuf_planes_4261
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4227:
+rowsShuffleNarrowAVX2_value_4241:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4255
+	JNE     shufn_list_4269
 
-shuf_planes_4257:
+shuf_planes_4271:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4259
+	JZ    shuf_done_4273
 	MOVQ  CX, R10
 
-shuf_rows_4260:
+shuf_rows_4274:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -39128,17 +39510,17 @@ shuf_rows_4260:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4260
+	JNZ       shuf_rows_4274
 
-shuf_done_4259:
+shuf_done_4273:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4257
+	JNZ  shuf_planes_4271
 	VZEROUPPER
 	RET
 
-shufn_list_4255:
+shufn_list_4269:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -39147,12 +39529,12 @@ shufn_list_4255:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4261
+	JZ      shuf_no_run_4275
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4261:
+shuf_no_run_4275:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -39162,52 +39544,52 @@ shuf_no_run_4261:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4256
+	JA    shufn_list_loads_4270
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4262:
+shuf_offs_4276:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4263
+	JAE     shuf_offs_done_4277
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4262
+	JMP     shuf_offs_4276
 
-shuf_offs_done_4263:
+shuf_offs_done_4277:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4256
+	JA   shufn_list_loads_4270
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4264:
+shuf_offs_4278:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4265
+	JAE     shuf_offs_done_4279
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4264
+	JMP     shuf_offs_4278
 
-shuf_offs_done_4265:
+shuf_offs_done_4279:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4266:
+shuf_planes_4280:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4268
+	JZ      shuf_done_4282
 
-shuf_rows_4269:
+shuf_rows_4283:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -39219,16 +39601,16 @@ shuf_rows_4269:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4269
+	JNZ       shuf_rows_4283
 
-shuf_done_4268:
+shuf_done_4282:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4270
+	JZ    shuf_done_4284
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4271:
+shuf_rows_4285:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39238,15 +39620,15 @@ shuf_rows_4271:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4271
+	JNZ       shuf_rows_4285
 
-shuf_done_4270:
+shuf_done_4284:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4272
+	JZ      shuf_done_4286
 
-shuf_rows_4273:
+shuf_rows_4287:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -39258,25 +39640,25 @@ shuf_rows_4273:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4273
+	JNZ       shuf_rows_4287
 
-shuf_done_4272:
+shuf_done_4286:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4266
+	JNZ  shuf_planes_4280
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4256:
-shuf_planes_4274:
+shufn_list_loads_4270:
+shuf_planes_4288:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4276
+	JZ    shuf_done_4290
 
-shuf_rows_4277:
+shuf_rows_4291:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39289,16 +39671,16 @@ shuf_rows_4277:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4277
+	JNZ       shuf_rows_4291
 
-shuf_done_4276:
+shuf_done_4290:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4278
+	JZ    shuf_done_4292
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4279:
+shuf_rows_4293:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39308,15 +39690,15 @@ shuf_rows_4279:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4279
+	JNZ       shuf_rows_4293
 
-shuf_done_4278:
+shuf_done_4292:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4280
+	JZ    shuf_done_4294
 
-shuf_rows_4281:
+shuf_rows_4295:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39329,13 +39711,13 @@ shuf_rows_4281:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4281
+	JNZ       shuf_rows_4295
 
-shuf_done_4280:
+shuf_done_4294:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4274
+	JNZ  shuf_planes_4288
 	VZEROUPPER
 	RET
 
@@ -39343,9 +39725,9 @@ shuf_done_4280:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_4282
+	JE      ends_ret_4296
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_4282
+	JE      ends_ret_4296
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -39366,25 +39748,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_4283
+	JB      ends_narrow_4297
 
-ends_planes_4286:
+ends_planes_4300:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4287:
+ends_rows_4301:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4288:
+ends_mid_4302:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_4288
+	JB          ends_mid_4302
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -39403,36 +39785,36 @@ ends_mid_4288:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_4287
+	JNZ         ends_rows_4301
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_4286
+	JNZ         ends_planes_4300
 	VZEROUPPER
 	RET
 
-ends_narrow_4283:
+ends_narrow_4297:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_4284
+	JL   ends_short_4298
 
-ends_planes_4289:
+ends_planes_4303:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4290:
+ends_rows_4304:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4291:
+ends_mid_4305:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_4291
+	JB        ends_mid_4305
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -39448,29 +39830,29 @@ ends_mid_4291:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4290
+	JNZ       ends_rows_4304
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4289
+	JNZ       ends_planes_4303
 	VZEROUPPER
 	RET
 
-ends_short_4284:
+ends_short_4298:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_4285
+	JLE  ends_tiny_4299
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_4292
+	JL   ends_halves_4306
 
-ends_planes_4293:
+ends_planes_4307:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4294:
+ends_rows_4308:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39489,21 +39871,21 @@ ends_rows_4294:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4294
+	JNZ       ends_rows_4308
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4293
+	JNZ       ends_planes_4307
 	VZEROUPPER
 	RET
 
-ends_halves_4292:
-ends_planes_4295:
+ends_halves_4306:
+ends_planes_4309:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4296:
+ends_rows_4310:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -39524,21 +39906,21 @@ ends_rows_4296:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4296
+	JNZ       ends_rows_4310
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4295
+	JNZ       ends_planes_4309
 	VZEROUPPER
 	RET
 
-ends_tiny_4285:
-ends_planes_4297:
+ends_tiny_4299:
+ends_planes_4311:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4298:
+ends_rows_4312:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39557,24 +39939,24 @@ ends_rows_4298:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4298
+	JNZ       ends_rows_4312
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4297
+	JNZ       ends_planes_4311
 	VZEROUPPER
 	RET
 
-ends_ret_4282:
+ends_ret_4296:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_4299
+	JE      endsw_ret_4313
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_4299
+	JE      endsw_ret_4313
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -39594,23 +39976,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_4300:
+endsw_planes_4314:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_4301:
+endsw_rows_4315:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_4302:
+endsw_copy_4316:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_4302
+	JB        endsw_copy_4316
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -39626,15 +40008,15 @@ endsw_copy_4302:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_4301
+	JNZ       endsw_rows_4315
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_4300
+	JNZ       endsw_planes_4314
 	VZEROUPPER
 	RET
 
-endsw_ret_4299:
+endsw_ret_4313:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39642,7 +40024,7 @@ endsw_ret_4299:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4303
+	JZ    wrap_ret_4317
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39651,18 +40033,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4304:
+wrap_rows_4318:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_4305
+	JB   cx_short_4319
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4307
+	JBE  copy_le2_4321
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4308
+	JBE  copy_le4_4322
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4309:
+copy_loop_4323:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39674,7 +40056,7 @@ copy_loop_4309:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4309
+	JB      copy_loop_4323
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39684,9 +40066,9 @@ copy_loop_4309:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4310
+	JMP     copy_done_4324
 
-copy_le4_4308:
+copy_le4_4322:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39695,76 +40077,76 @@ copy_le4_4308:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4310
+	JMP     copy_done_4324
 
-copy_le2_4307:
+copy_le2_4321:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4310:
-	JMP cx_done_4306
+copy_done_4324:
+	JMP cx_done_4320
 
-cx_short_4305:
+cx_short_4319:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4312
+	JAE  ladder_4326
 	CMPQ BX, $0x00000008
-	JAE  ladder_4313
+	JAE  ladder_4327
 	CMPQ BX, $0x00000004
-	JAE  ladder_4314
+	JAE  ladder_4328
 	CMPQ BX, $0x00000002
-	JAE  ladder_4315
+	JAE  ladder_4329
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4311
-	JMP  ladder_4316
+	JB   ladder_done_4325
+	JMP  ladder_4330
 
-ladder_4312:
+ladder_4326:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4311
+	JMP     ladder_done_4325
 
-ladder_4313:
+ladder_4327:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4311
+	JMP  ladder_done_4325
 
-ladder_4314:
+ladder_4328:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4311
+	JMP  ladder_done_4325
 
-ladder_4315:
+ladder_4329:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4311
+	JMP  ladder_done_4325
 
-ladder_4316:
+ladder_4330:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4311:
-cx_done_4306:
+ladder_done_4325:
+cx_done_4320:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_4317
+	JB   cx_short_4331
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4319
+	JBE  copy_le2_4333
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4320
+	JBE  copy_le4_4334
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4321:
+copy_loop_4335:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39776,7 +40158,7 @@ copy_loop_4321:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4321
+	JB      copy_loop_4335
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39786,9 +40168,9 @@ copy_loop_4321:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4322
+	JMP     copy_done_4336
 
-copy_le4_4320:
+copy_le4_4334:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -39797,77 +40179,77 @@ copy_le4_4320:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4322
+	JMP     copy_done_4336
 
-copy_le2_4319:
+copy_le2_4333:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4322:
-	JMP cx_done_4318
+copy_done_4336:
+	JMP cx_done_4332
 
-cx_short_4317:
+cx_short_4331:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4324
+	JAE  ladder_4338
 	CMPQ DX, $0x00000008
-	JAE  ladder_4325
+	JAE  ladder_4339
 	CMPQ DX, $0x00000004
-	JAE  ladder_4326
+	JAE  ladder_4340
 	CMPQ DX, $0x00000002
-	JAE  ladder_4327
+	JAE  ladder_4341
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4323
-	JMP  ladder_4328
+	JB   ladder_done_4337
+	JMP  ladder_4342
 
-ladder_4324:
+ladder_4338:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4323
+	JMP     ladder_done_4337
 
-ladder_4325:
+ladder_4339:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4323
+	JMP  ladder_done_4337
 
-ladder_4326:
+ladder_4340:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4323
+	JMP  ladder_done_4337
 
-ladder_4327:
+ladder_4341:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4323
+	JMP  ladder_done_4337
 
-ladder_4328:
+ladder_4342:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4323:
-cx_done_4318:
+ladder_done_4337:
+cx_done_4332:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_4329
+	JB   cx_short_4343
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4331
+	JBE  copy_le2_4345
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4332
+	JBE  copy_le4_4346
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4333:
+copy_loop_4347:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39879,7 +40261,7 @@ copy_loop_4333:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4333
+	JB      copy_loop_4347
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39889,9 +40271,9 @@ copy_loop_4333:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4334
+	JMP     copy_done_4348
 
-copy_le4_4332:
+copy_le4_4346:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -39900,71 +40282,71 @@ copy_le4_4332:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4334
+	JMP     copy_done_4348
 
-copy_le2_4331:
+copy_le2_4345:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4334:
-	JMP cx_done_4330
+copy_done_4348:
+	JMP cx_done_4344
 
-cx_short_4329:
+cx_short_4343:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4336
+	JAE  ladder_4350
 	CMPQ SI, $0x00000008
-	JAE  ladder_4337
+	JAE  ladder_4351
 	CMPQ SI, $0x00000004
-	JAE  ladder_4338
+	JAE  ladder_4352
 	CMPQ SI, $0x00000002
-	JAE  ladder_4339
+	JAE  ladder_4353
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4335
-	JMP  ladder_4340
+	JB   ladder_done_4349
+	JMP  ladder_4354
 
-ladder_4336:
+ladder_4350:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4335
+	JMP     ladder_done_4349
 
-ladder_4337:
+ladder_4351:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4335
+	JMP  ladder_done_4349
 
-ladder_4338:
+ladder_4352:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4335
+	JMP  ladder_done_4349
 
-ladder_4339:
+ladder_4353:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4335
+	JMP  ladder_done_4349
 
-ladder_4340:
+ladder_4354:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4335:
-cx_done_4330:
+ladder_done_4349:
+cx_done_4344:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4304
+	JNZ  wrap_rows_4318
 	VZEROUPPER
 
-wrap_ret_4303:
+wrap_ret_4317:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39972,7 +40354,7 @@ wrap_ret_4303:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4341
+	JZ    wrap_ret_4355
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39981,18 +40363,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4342:
+wrap_rows_4356:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_4343
+	JB   mid_small_4357
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_4345
+	JBE  copy_le2_4359
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_4346
+	JBE  copy_le4_4360
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4347:
+copy_loop_4361:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -40004,7 +40386,7 @@ copy_loop_4347:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_4347
+	JB        copy_loop_4361
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -40014,9 +40396,9 @@ copy_loop_4347:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_4348
+	JMP       copy_done_4362
 
-copy_le4_4346:
+copy_le4_4360:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -40025,28 +40407,28 @@ copy_le4_4346:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_4348
+	JMP       copy_done_4362
 
-copy_le2_4345:
+copy_le2_4359:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_4348:
-	JMP mid_done_4344
+copy_done_4362:
+	JMP mid_done_4358
 
-mid_small_4343:
+mid_small_4357:
 	CMPQ BX, $0x00000020
-	JB   cx_short_4349
+	JB   cx_short_4363
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4351
+	JBE  copy_le2_4365
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4352
+	JBE  copy_le4_4366
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4353:
+copy_loop_4367:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -40058,7 +40440,7 @@ copy_loop_4353:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4353
+	JB      copy_loop_4367
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -40068,9 +40450,9 @@ copy_loop_4353:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4354
+	JMP     copy_done_4368
 
-copy_le4_4352:
+copy_le4_4366:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -40079,77 +40461,77 @@ copy_le4_4352:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4354
+	JMP     copy_done_4368
 
-copy_le2_4351:
+copy_le2_4365:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4354:
-	JMP cx_done_4350
+copy_done_4368:
+	JMP cx_done_4364
 
-cx_short_4349:
+cx_short_4363:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4356
+	JAE  ladder_4370
 	CMPQ BX, $0x00000008
-	JAE  ladder_4357
+	JAE  ladder_4371
 	CMPQ BX, $0x00000004
-	JAE  ladder_4358
+	JAE  ladder_4372
 	CMPQ BX, $0x00000002
-	JAE  ladder_4359
+	JAE  ladder_4373
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4355
-	JMP  ladder_4360
+	JB   ladder_done_4369
+	JMP  ladder_4374
 
-ladder_4356:
+ladder_4370:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4355
+	JMP     ladder_done_4369
 
-ladder_4357:
+ladder_4371:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4355
+	JMP  ladder_done_4369
 
-ladder_4358:
+ladder_4372:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4355
+	JMP  ladder_done_4369
 
-ladder_4359:
+ladder_4373:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4355
+	JMP  ladder_done_4369
 
-ladder_4360:
+ladder_4374:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4355:
-cx_done_4350:
-mid_done_4344:
+ladder_done_4369:
+cx_done_4364:
+mid_done_4358:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_4361
+	JB   mid_small_4375
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_4363
+	JBE  copy_le2_4377
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_4364
+	JBE  copy_le4_4378
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4365:
+copy_loop_4379:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40161,7 +40543,7 @@ copy_loop_4365:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4365
+	JB        copy_loop_4379
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40171,9 +40553,9 @@ copy_loop_4365:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4366
+	JMP       copy_done_4380
 
-copy_le4_4364:
+copy_le4_4378:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -40182,28 +40564,28 @@ copy_le4_4364:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_4366
+	JMP       copy_done_4380
 
-copy_le2_4363:
+copy_le2_4377:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_4366:
-	JMP mid_done_4362
+copy_done_4380:
+	JMP mid_done_4376
 
-mid_small_4361:
+mid_small_4375:
 	CMPQ DX, $0x00000020
-	JB   cx_short_4367
+	JB   cx_short_4381
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4369
+	JBE  copy_le2_4383
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4370
+	JBE  copy_le4_4384
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4371:
+copy_loop_4385:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40215,7 +40597,7 @@ copy_loop_4371:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4371
+	JB      copy_loop_4385
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40225,9 +40607,9 @@ copy_loop_4371:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4372
+	JMP     copy_done_4386
 
-copy_le4_4370:
+copy_le4_4384:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -40236,78 +40618,78 @@ copy_le4_4370:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4372
+	JMP     copy_done_4386
 
-copy_le2_4369:
+copy_le2_4383:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4372:
-	JMP cx_done_4368
+copy_done_4386:
+	JMP cx_done_4382
 
-cx_short_4367:
+cx_short_4381:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4374
+	JAE  ladder_4388
 	CMPQ DX, $0x00000008
-	JAE  ladder_4375
+	JAE  ladder_4389
 	CMPQ DX, $0x00000004
-	JAE  ladder_4376
+	JAE  ladder_4390
 	CMPQ DX, $0x00000002
-	JAE  ladder_4377
+	JAE  ladder_4391
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4373
-	JMP  ladder_4378
+	JB   ladder_done_4387
+	JMP  ladder_4392
 
-ladder_4374:
+ladder_4388:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4373
+	JMP     ladder_done_4387
 
-ladder_4375:
+ladder_4389:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4373
+	JMP  ladder_done_4387
 
-ladder_4376:
+ladder_4390:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4373
+	JMP  ladder_done_4387
 
-ladder_4377:
+ladder_4391:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4373
+	JMP  ladder_done_4387
 
-ladder_4378:
+ladder_4392:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4373:
-cx_done_4368:
-mid_done_4362:
+ladder_done_4387:
+cx_done_4382:
+mid_done_4376:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_4379
+	JB   mid_small_4393
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_4381
+	JBE  copy_le2_4395
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_4382
+	JBE  copy_le4_4396
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4383:
+copy_loop_4397:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40319,7 +40701,7 @@ copy_loop_4383:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4383
+	JB        copy_loop_4397
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40329,9 +40711,9 @@ copy_loop_4383:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4384
+	JMP       copy_done_4398
 
-copy_le4_4382:
+copy_le4_4396:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -40340,28 +40722,28 @@ copy_le4_4382:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_4384
+	JMP       copy_done_4398
 
-copy_le2_4381:
+copy_le2_4395:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_4384:
-	JMP mid_done_4380
+copy_done_4398:
+	JMP mid_done_4394
 
-mid_small_4379:
+mid_small_4393:
 	CMPQ SI, $0x00000020
-	JB   cx_short_4385
+	JB   cx_short_4399
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4387
+	JBE  copy_le2_4401
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4388
+	JBE  copy_le4_4402
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4389:
+copy_loop_4403:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40373,7 +40755,7 @@ copy_loop_4389:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4389
+	JB      copy_loop_4403
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40383,9 +40765,9 @@ copy_loop_4389:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4390
+	JMP     copy_done_4404
 
-copy_le4_4388:
+copy_le4_4402:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -40394,72 +40776,72 @@ copy_le4_4388:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4390
+	JMP     copy_done_4404
 
-copy_le2_4387:
+copy_le2_4401:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4390:
-	JMP cx_done_4386
+copy_done_4404:
+	JMP cx_done_4400
 
-cx_short_4385:
+cx_short_4399:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4392
+	JAE  ladder_4406
 	CMPQ SI, $0x00000008
-	JAE  ladder_4393
+	JAE  ladder_4407
 	CMPQ SI, $0x00000004
-	JAE  ladder_4394
+	JAE  ladder_4408
 	CMPQ SI, $0x00000002
-	JAE  ladder_4395
+	JAE  ladder_4409
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4391
-	JMP  ladder_4396
+	JB   ladder_done_4405
+	JMP  ladder_4410
 
-ladder_4392:
+ladder_4406:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4391
+	JMP     ladder_done_4405
 
-ladder_4393:
+ladder_4407:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4391
+	JMP  ladder_done_4405
 
-ladder_4394:
+ladder_4408:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4391
+	JMP  ladder_done_4405
 
-ladder_4395:
+ladder_4409:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4391
+	JMP  ladder_done_4405
 
-ladder_4396:
+ladder_4410:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4391:
-cx_done_4386:
-mid_done_4380:
+ladder_done_4405:
+cx_done_4400:
+mid_done_4394:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4342
+	JNZ  wrap_rows_4356
 	VZEROUPPER
 
-wrap_ret_4341:
+wrap_ret_4355:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -40467,33 +40849,33 @@ wrap_ret_4341:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4397
+	JZ    pieces_ret_4411
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4397
+	JZ    pieces_ret_4411
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_4398:
+pieces_rows_4412:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_4399:
+pieces_loop_4413:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_4400
+	JB      cx_short_4414
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_4402
+	JBE     copy_le2_4416
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_4403
+	JBE     copy_le4_4417
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_4404:
+copy_loop_4418:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -40505,7 +40887,7 @@ copy_loop_4404:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_4404
+	JB      copy_loop_4418
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -40515,9 +40897,9 @@ copy_loop_4404:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_4405
+	JMP     copy_done_4419
 
-copy_le4_4403:
+copy_le4_4417:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -40526,74 +40908,74 @@ copy_le4_4403:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_4405
+	JMP     copy_done_4419
 
-copy_le2_4402:
+copy_le2_4416:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_4405:
-	JMP cx_done_4401
+copy_done_4419:
+	JMP cx_done_4415
 
-cx_short_4400:
+cx_short_4414:
 	CMPQ R8, $0x00000010
-	JAE  ladder_4407
+	JAE  ladder_4421
 	CMPQ R8, $0x00000008
-	JAE  ladder_4408
+	JAE  ladder_4422
 	CMPQ R8, $0x00000004
-	JAE  ladder_4409
+	JAE  ladder_4423
 	CMPQ R8, $0x00000002
-	JAE  ladder_4410
+	JAE  ladder_4424
 	CMPQ R8, $0x00000001
-	JB   ladder_done_4406
-	JMP  ladder_4411
+	JB   ladder_done_4420
+	JMP  ladder_4425
 
-ladder_4407:
+ladder_4421:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_4406
+	JMP     ladder_done_4420
 
-ladder_4408:
+ladder_4422:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_4406
+	JMP  ladder_done_4420
 
-ladder_4409:
+ladder_4423:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_4406
+	JMP  ladder_done_4420
 
-ladder_4410:
+ladder_4424:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_4406
+	JMP  ladder_done_4420
 
-ladder_4411:
+ladder_4425:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_4406:
-cx_done_4401:
+ladder_done_4420:
+cx_done_4415:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_4399
+	JNZ  pieces_loop_4413
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_4398
+	JNZ  pieces_rows_4412
 	VZEROUPPER
 
-pieces_ret_4397:
+pieces_ret_4411:
 	RET
 
 // func storeFence()

@@ -1043,6 +1043,33 @@ func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int,
 //go:noescape
 func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 
+// rowsExpandBytesAVX2 writes n bytes to dst, 64-byte block j (the last one partial
+// when n is not a multiple of 64) by the mask tab[j%entries]: each byte
+// whose bit is set takes the next src byte, the others the pattern
+// (rowsExpandAVX512's table and contract). It reads 16 bytes from the
+// first src byte of each 16-byte lane (within srcEnd, below) and makes
+//
+//	s := 0
+//	for o := 0; o < n; o++ {
+//		if tab[o/64%entries]>>(o%64)&1 != 0 {
+//			dst[o] = src[s]
+//			s++
+//		} else {
+//			dst[o] = pat[o%32]
+//		}
+//	}
+//
+// dst is 64-byte aligned, n >= 1, entries >= 1. It requires AVX2 and
+// POPCNT.
+//
+// srcEnd is the end of the page of the call's last input byte: a lane
+// whose 16 bytes from its input's start would pass it takes them from
+// the 16 bytes before srcEnd instead, its shuffle indexes moved up by as
+// much, so that no load reaches the next page (KERNELS.md item 11).
+//
+//go:noescape
+func rowsExpandBytesAVX2(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
+
 // rowsShuffleDwordsAVX2 pads rows by a word table: block b of row r of dst (32 bytes
 // at r*dstStride+tab.blocks[b].dst) takes word tab.blocks[b].idx[k]&7 of
 // the 32-byte window at tab.blocks[b].src of row r of src (at

@@ -35,7 +35,13 @@ func randomExpandCall(r *rand.Rand, words bool) expandCall {
 	}
 	c.masks = make([]uint64, c.entries+expandCopies)
 	for j := range c.entries {
-		switch r.IntN(4) {
+		switch r.IntN(5) {
+		case 4: // the mask before again, as the blocks of a dilation repeat
+			if j > 0 {
+				c.masks[j] = c.masks[j-1]
+				break
+			}
+			fallthrough
 		case 0:
 			c.masks[j] = 0
 		case 1:
@@ -97,6 +103,11 @@ func expandKernels(t *testing.T) []expandKernel {
 		}
 		if k := set.rowsExpand; k != nil {
 			ks = append(ks, expandKernel{"rowsExpand " + set.level.String(), false, func(c *expandCall, dst, src *byte) {
+				k(dst, src, c.n, &c.masks[0], c.entries, &c.pat, c.end)
+			}})
+		}
+		if k := set.rowsExpandBytes; k != nil {
+			ks = append(ks, expandKernel{"rowsExpandBytes " + set.level.String(), false, func(c *expandCall, dst, src *byte) {
 				k(dst, src, c.n, &c.masks[0], c.entries, &c.pat, c.end)
 			}})
 		}

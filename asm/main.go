@@ -90,6 +90,7 @@ func main() {
 	genRowsExpand(false)
 	genRowsExpand(true)
 	genRowsExpandDwords()
+	genRowsExpandBytes()
 	genRowsShuffleDwords()
 	genRowsShuffleNarrow()
 	genRowsEnds()

@@ -18,6 +18,9 @@ var (
 	offPermQ  int // 8 qwords 7..0: VPERMQ ZMM index
 	offPermW  int // 32 words 31..0: VPERMW ZMM index
 	offLaneQ  int // 8 qwords 6,7,4,5,2,3,0,1: VPERMQ ZMM index reversing 128-bit lanes
+	offSpread int // 32 bytes 0x8, 1x8, 2x8, 3x8: VPSHUFB index giving each byte its mask byte
+	offBits   int // 8 bytes 1, 2, 4, ..., 128: each byte's bit of its mask byte
+	offCarry  int // 16 bytes 0x80x8, 7x8: VPSHUFB index putting byte 7 in bytes 8..15
 )
 
 func genConsts() {
@@ -55,6 +58,22 @@ func genConsts() {
 	offLaneQ = off
 	for _, i := range []int{6, 7, 4, 5, 2, 3, 0, 1} {
 		u64(i)
+	}
+	offSpread = off
+	for i := range 32 {
+		byt(i / 8)
+	}
+	offBits = off
+	for i := range 8 {
+		byt(1 << i)
+	}
+	offCarry = off
+	for i := range 16 {
+		if i < 8 {
+			byt(0x80) // zero
+		} else {
+			byt(7)
+		}
 	}
 }
 
