@@ -103,6 +103,9 @@ type asmKernels struct {
 	// for the tables of interior padding only (width 0, denseExpandOf),
 	// whose other path is Go.
 	rowsExpandBytes func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
+	// rowsExpandHalves: rowsExpandBytes from a table of the codes of its
+	// masks' halves (expandTable.halves), where the table has one.
+	rowsExpandHalves func(dst, src *byte, n int, tab *[8]byte, entries int, dict *byte, pat *[32]byte, srcEnd uintptr)
 	// expandDwordsMaxWidth: the widest row, in bytes, whose planes take
 	// rowsExpandDwords (0: any); wider rows take the rows kernels.
 	expandDwordsMaxWidth int

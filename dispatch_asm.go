@@ -746,6 +746,7 @@ func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte)
 	if !words && bytes == nil {
 		return false
 	}
+	halves := ks.rowsExpand == nil && ks.rowsExpandHalves != nil && t.halves != nil
 	out, in := len(dst), len(src)
 	periods := max(1, chunkBytes/t.period)
 	per, perIn := periods*t.period, periods*t.inBytes() // output and input of a call
@@ -759,9 +760,12 @@ func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte)
 			raceRead(src[min(i, in):min(i+perIn, in)])
 		}
 		end := pageEnd(src[:min(i+perIn, in)])
-		if words {
+		switch {
+		case words:
 			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], 2*t.entries, pat, end)
-		} else {
+		case halves:
+			ks.rowsExpandHalves(&dst[o], s, n, &t.halves.blocks[0], t.entries, &t.halves.dict[0], pat, end)
+		default:
 			bytes(&dst[o], s, n, &t.masks[0], t.entries, pat, end)
 		}
 	}
@@ -783,6 +787,14 @@ func (ks *asmKernels) expandBytes(t *expandTable) func(dst, src *byte, n int, ta
 		return ks.rowsExpandBytes
 	}
 	return ks.rowsExpand
+}
+
+// expandsHalves reports whether the tables of interior padding want the
+// codes of their halves (expandTable.halves): where the level in use
+// makes them by rowsExpandHalves, without rowsExpand.
+func expandsHalves() bool {
+	ks := kernelsInUse()
+	return ks != nil && ks.rowsExpand == nil && ks.rowsExpandHalves != nil || buildHalves
 }
 
 // expandsRows reports whether the level in use makes runs of rows, tiny

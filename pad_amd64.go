@@ -262,6 +262,7 @@ var asmKernelSets = []asmKernels{
 		rowsPieces:        rowsPiecesAVX2,
 		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2Table),
 		rowsExpandBytes:   ifCPU(cpu.X86.HasPOPCNT, rowsExpandBytesAVX2),
+		rowsExpandHalves:  rowsExpandHalvesAVX2,
 		rowsShuffleDwords: rowsShuffleDwordsAVX2,
 		rowsShuffleNarrow: rowsShuffleNarrowAVX2,
 		planeBlocks:       planeBlocksAVX2,
@@ -299,6 +300,7 @@ var asmKernelSets = []asmKernels{
 		rowsExpand:       ifCPU(cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VBMI, rowsExpandAVX512),
 		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX512),
 		rowsExpandBytes:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandBytesAVX2),
+		rowsExpandHalves: ifCPU(!(cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VBMI), rowsExpandHalvesAVX2),
 		expandsRows:      true,
 
 		copyStream:        copyStreamAVX512,

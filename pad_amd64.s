@@ -32552,8 +32552,8 @@ expandb_tail_3527:
 	VPSHUFB        Y4, Y6, Y7
 	VPADDB         Y7, Y6, Y6
 	VPXOR          Y3, Y6, Y6
-	MOVQ           SI, CX
-	MOVQ           CX, DX
+	MOVQ           SI, DX
+	MOVQ           DX, CX
 	CMPQ           CX, 8(SP)
 	CMOVQHI        8(SP), CX
 	SUBQ           CX, DX
@@ -32563,16 +32563,16 @@ expandb_tail_3527:
 	POPCNTQ        DX, DX
 	ADDQ           SI, DX
 	MOVQ           DX, BX
-	CMPQ           DX, 8(SP)
-	CMOVQHI        8(SP), DX
-	SUBQ           DX, BX
-	VMOVQ          BX, X8
+	CMPQ           BX, 8(SP)
+	CMOVQHI        8(SP), BX
+	SUBQ           BX, DX
+	VMOVQ          DX, X8
 	VPBROADCASTB   X7, Y7
 	VPBROADCASTB   X8, X8
 	VINSERTI128    $0x01, X8, Y7, Y7
 	VPADDB         Y7, Y6, Y6
 	VBROADCASTI128 (CX), Y7
-	VINSERTI128    $0x01, (DX), Y7, Y7
+	VINSERTI128    $0x01, (BX), Y7, Y7
 	VPSHUFB        Y6, Y7, Y7
 	VPBLENDVB      Y5, Y7, Y0, Y7
 	VMOVDQU        Y7, 24(SP)
@@ -32594,70 +32594,70 @@ expandb_tail_3527:
 	POPCNTQ        CX, CX
 	ADDQ           SI, CX
 	MOVQ           CX, DX
-	CMPQ           CX, 8(SP)
-	CMOVQHI        8(SP), CX
-	SUBQ           CX, DX
-	VMOVQ          DX, X2
-	MOVQ           R11, DX
-	SHLQ           $0x10, DX
-	POPCNTQ        DX, DX
-	ADDQ           SI, DX
-	MOVQ           DX, BX
 	CMPQ           DX, 8(SP)
 	CMOVQHI        8(SP), DX
-	SUBQ           DX, BX
-	VMOVQ          BX, X3
+	SUBQ           DX, CX
+	VMOVQ          CX, X2
+	MOVQ           R11, CX
+	SHLQ           $0x10, CX
+	POPCNTQ        CX, CX
+	ADDQ           SI, CX
+	MOVQ           CX, BX
+	CMPQ           BX, 8(SP)
+	CMOVQHI        8(SP), BX
+	SUBQ           BX, CX
+	VMOVQ          CX, X3
 	VPBROADCASTB   X2, Y2
 	VPBROADCASTB   X3, X3
 	VINSERTI128    $0x01, X3, Y2, Y2
 	VPADDB         Y2, Y1, Y1
-	VBROADCASTI128 (CX), Y2
-	VINSERTI128    $0x01, (DX), Y2, Y2
+	VBROADCASTI128 (DX), Y2
+	VINSERTI128    $0x01, (BX), Y2, Y2
 	VPSHUFB        Y1, Y2, Y2
 	VPBLENDVB      Y5, Y2, Y0, Y2
 	VMOVDQU        Y2, 56(SP)
 	XORQ           CX, CX
 	TESTQ          $0x00000020, DI
-	JZ             expandb_piece_3529
+	JZ             copyout_3529
 	VMOVDQU        24(SP)(CX*1), Y0
 	VMOVDQU        Y0, (AX)(CX*1)
 	ADDQ           $0x20, CX
 
-expandb_piece_3529:
+copyout_3529:
 	TESTQ   $0x00000010, DI
-	JZ      expandb_piece_3530
+	JZ      copyout_3530
 	VMOVDQU 24(SP)(CX*1), X0
 	VMOVDQU X0, (AX)(CX*1)
 	ADDQ    $0x10, CX
 
-expandb_piece_3530:
+copyout_3530:
 	TESTQ $0x00000008, DI
-	JZ    expandb_piece_3531
+	JZ    copyout_3531
 	MOVQ  24(SP)(CX*1), DX
 	MOVQ  DX, (AX)(CX*1)
 	ADDQ  $0x08, CX
 
-expandb_piece_3531:
+copyout_3531:
 	TESTQ $0x00000004, DI
-	JZ    expandb_piece_3532
+	JZ    copyout_3532
 	MOVL  24(SP)(CX*1), DX
 	MOVL  DX, (AX)(CX*1)
 	ADDQ  $0x04, CX
 
-expandb_piece_3532:
+copyout_3532:
 	TESTQ $0x00000002, DI
-	JZ    expandb_piece_3533
+	JZ    copyout_3533
 	MOVW  24(SP)(CX*1), DX
 	MOVW  DX, (AX)(CX*1)
 	ADDQ  $0x02, CX
 
-expandb_piece_3533:
+copyout_3533:
 	TESTQ $0x00000001, DI
-	JZ    expandb_piece_3534
+	JZ    copyout_3534
 	MOVB  24(SP)(CX*1), DL
 	MOVB  DL, (AX)(CX*1)
 
-expandb_piece_3534:
+copyout_3534:
 expandb_ret_3528:
 	VZEROUPPER
 	RET
@@ -32689,8 +32689,8 @@ expandb_far_3524:
 	VPSHUFB        Y4, Y10, Y11
 	VPADDB         Y11, Y10, Y10
 	VPXOR          Y3, Y10, Y10
-	MOVQ           SI, R12
-	MOVQ           R12, R13
+	MOVQ           SI, R13
+	MOVQ           R13, R12
 	CMPQ           R12, 8(SP)
 	CMOVQHI        8(SP), R12
 	SUBQ           R12, R13
@@ -32700,16 +32700,16 @@ expandb_far_3524:
 	POPCNTQ        R13, R13
 	ADDQ           SI, R13
 	MOVQ           R13, R14
-	CMPQ           R13, 8(SP)
-	CMOVQHI        8(SP), R13
-	SUBQ           R13, R14
-	VMOVQ          R14, X12
+	CMPQ           R14, 8(SP)
+	CMOVQHI        8(SP), R14
+	SUBQ           R14, R13
+	VMOVQ          R13, X12
 	VPBROADCASTB   X11, Y11
 	VPBROADCASTB   X12, X12
 	VINSERTI128    $0x01, X12, Y11, Y11
 	VPADDB         Y11, Y10, Y10
 	VBROADCASTI128 (R12), Y11
-	VINSERTI128    $0x01, (R13), Y11, Y11
+	VINSERTI128    $0x01, (R14), Y11, Y11
 	VPSHUFB        Y10, Y11, Y11
 	VPBLENDVB      Y9, Y11, Y0, Y11
 	VMOVDQA        Y11, (AX)
@@ -32731,31 +32731,290 @@ expandb_far_3524:
 	POPCNTQ        R12, R12
 	ADDQ           SI, R12
 	MOVQ           R12, R13
-	CMPQ           R12, 8(SP)
-	CMOVQHI        8(SP), R12
-	SUBQ           R12, R13
-	VMOVQ          R13, X11
-	MOVQ           R11, R13
-	SHLQ           $0x10, R13
-	POPCNTQ        R13, R13
-	ADDQ           SI, R13
-	MOVQ           R13, R14
 	CMPQ           R13, 8(SP)
 	CMOVQHI        8(SP), R13
-	SUBQ           R13, R14
-	VMOVQ          R14, X12
+	SUBQ           R13, R12
+	VMOVQ          R12, X11
+	MOVQ           R11, R12
+	SHLQ           $0x10, R12
+	POPCNTQ        R12, R12
+	ADDQ           SI, R12
+	MOVQ           R12, R14
+	CMPQ           R14, 8(SP)
+	CMOVQHI        8(SP), R14
+	SUBQ           R14, R12
+	VMOVQ          R12, X12
 	VPBROADCASTB   X11, Y11
 	VPBROADCASTB   X12, X12
 	VINSERTI128    $0x01, X12, Y11, Y11
 	VPADDB         Y11, Y10, Y10
-	VBROADCASTI128 (R12), Y11
-	VINSERTI128    $0x01, (R13), Y11, Y11
+	VBROADCASTI128 (R13), Y11
+	VINSERTI128    $0x01, (R14), Y11, Y11
 	VPSHUFB        Y10, Y11, Y11
 	VPBLENDVB      Y9, Y11, Y0, Y11
 	VMOVDQA        Y11, 32(AX)
 	POPCNTQ        R11, R11
 	ADDQ           R11, SI
 	JMP            expandb_next_3526
+
+// func rowsExpandHalvesAVX2(dst *byte, src *byte, n int, tab *[8]byte, entries int, dict *byte, pat *[32]byte, srcEnd uintptr)
+// Requires: AVX, AVX2, CMOV
+TEXT ·rowsExpandHalvesAVX2(SB), NOSPLIT, $104-64
+	MOVQ    srcEnd+56(FP), AX
+	SUBQ    $0x40, AX
+	MOVQ    AX, (SP)
+	MOVQ    (SP), AX
+	ADDQ    $0x30, AX
+	MOVQ    AX, 8(SP)
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), DI
+	MOVQ    n+16(FP), R8
+	MOVQ    tab+24(FP), R9
+	MOVQ    entries+32(FP), R10
+	SHLQ    $0x03, R10
+	ADDQ    R9, R10
+	MOVQ    R10, 16(SP)
+	MOVQ    R9, 24(SP)
+	MOVQ    pat+48(FP), R10
+	VMOVDQU (R10), Y0
+	MOVQ    $0x00000000, 32(SP)
+	CMPQ    R8, $0x40
+	JB      expandh_tail_3540
+	NOP
+	PCALIGN $0x40
+
+expandh_loop_3535:
+	MOVQ    (R9), R10
+	TESTQ   R10, R10
+	JZ      expandh_zero_3536
+	CMPQ    DI, (SP)
+	JA      expandh_far_3537
+	CMPQ    R10, 32(SP)
+	JE      expandh_same_3538
+	MOVQ    R10, 32(SP)
+	MOVQ    dict+40(FP), CX
+	MOVQ    R10, DX
+	MOVWQZX DX, DX
+	VMOVDQU (CX)(DX*1), Y1
+	MOVQ    R10, DX
+	SHRQ    $0x10, DX
+	MOVWQZX DX, DX
+	VMOVDQU (CX)(DX*1), Y2
+	MOVQ    R10, CX
+	SHRQ    $0x20, CX
+	MOVBQZX CL, CX
+	MOVQ    R10, DX
+	SHRQ    $0x28, DX
+	MOVBQZX DL, DX
+	MOVQ    R10, BX
+	SHRQ    $0x30, BX
+	MOVBQZX BL, BX
+	MOVQ    R10, SI
+	SHRQ    $0x38, SI
+
+expandh_same_3538:
+	VBROADCASTI128 (DI), Y3
+	VINSERTI128    $0x01, (DI)(CX*1), Y3, Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPBLENDVB      Y1, Y0, Y3, Y3
+	VMOVDQA        Y3, (AX)
+	VBROADCASTI128 (DI)(DX*1), Y3
+	VINSERTI128    $0x01, (DI)(BX*1), Y3, Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPBLENDVB      Y2, Y0, Y3, Y3
+	VMOVDQA        Y3, 32(AX)
+	ADDQ           SI, DI
+
+expandh_next_3539:
+	ADDQ    $0x08, R9
+	CMPQ    R9, 16(SP)
+	CMOVQEQ 24(SP), R9
+	ADDQ    $0x40, AX
+	SUBQ    $0x40, R8
+	CMPQ    R8, $0x40
+	JAE     expandh_loop_3535
+
+expandh_tail_3540:
+	TESTQ          R8, R8
+	JZ             expandh_ret_3541
+	MOVQ           (R9), R10
+	MOVQ           dict+40(FP), CX
+	MOVQ           R10, DX
+	MOVWQZX        DX, DX
+	VMOVDQU        (CX)(DX*1), Y1
+	MOVQ           DI, DX
+	MOVQ           DX, CX
+	CMPQ           CX, 8(SP)
+	CMOVQHI        8(SP), CX
+	SUBQ           CX, DX
+	VMOVQ          DX, X2
+	MOVQ           R10, DX
+	SHRQ           $0x20, DX
+	MOVBQZX        DL, DX
+	ADDQ           DI, DX
+	MOVQ           DX, BX
+	CMPQ           BX, 8(SP)
+	CMOVQHI        8(SP), BX
+	SUBQ           BX, DX
+	VMOVQ          DX, X3
+	VPBROADCASTB   X2, Y2
+	VPBROADCASTB   X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPADDB         Y2, Y1, Y1
+	VBROADCASTI128 (CX), Y2
+	VINSERTI128    $0x01, (BX), Y2, Y2
+	VPSHUFB        Y1, Y2, Y2
+	VPBLENDVB      Y1, Y0, Y2, Y2
+	VMOVDQU        Y2, 40(SP)
+	MOVQ           dict+40(FP), CX
+	MOVQ           R10, DX
+	SHRQ           $0x10, DX
+	MOVWQZX        DX, DX
+	VMOVDQU        (CX)(DX*1), Y1
+	MOVQ           R10, CX
+	SHRQ           $0x28, CX
+	MOVBQZX        CL, CX
+	ADDQ           DI, CX
+	MOVQ           CX, DX
+	CMPQ           DX, 8(SP)
+	CMOVQHI        8(SP), DX
+	SUBQ           DX, CX
+	VMOVQ          CX, X2
+	MOVQ           R10, CX
+	SHRQ           $0x30, CX
+	MOVBQZX        CL, CX
+	ADDQ           DI, CX
+	MOVQ           CX, BX
+	CMPQ           BX, 8(SP)
+	CMOVQHI        8(SP), BX
+	SUBQ           BX, CX
+	VMOVQ          CX, X3
+	VPBROADCASTB   X2, Y2
+	VPBROADCASTB   X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPADDB         Y2, Y1, Y1
+	VBROADCASTI128 (DX), Y2
+	VINSERTI128    $0x01, (BX), Y2, Y2
+	VPSHUFB        Y1, Y2, Y2
+	VPBLENDVB      Y1, Y0, Y2, Y2
+	VMOVDQU        Y2, 72(SP)
+	SHRQ           $0x38, R10
+	ADDQ           R10, DI
+	XORQ           CX, CX
+	TESTQ          $0x00000020, R8
+	JZ             copyout_3542
+	VMOVDQU        40(SP)(CX*1), Y0
+	VMOVDQU        Y0, (AX)(CX*1)
+	ADDQ           $0x20, CX
+
+copyout_3542:
+	TESTQ   $0x00000010, R8
+	JZ      copyout_3543
+	VMOVDQU 40(SP)(CX*1), X0
+	VMOVDQU X0, (AX)(CX*1)
+	ADDQ    $0x10, CX
+
+copyout_3543:
+	TESTQ $0x00000008, R8
+	JZ    copyout_3544
+	MOVQ  40(SP)(CX*1), DX
+	MOVQ  DX, (AX)(CX*1)
+	ADDQ  $0x08, CX
+
+copyout_3544:
+	TESTQ $0x00000004, R8
+	JZ    copyout_3545
+	MOVL  40(SP)(CX*1), DX
+	MOVL  DX, (AX)(CX*1)
+	ADDQ  $0x04, CX
+
+copyout_3545:
+	TESTQ $0x00000002, R8
+	JZ    copyout_3546
+	MOVW  40(SP)(CX*1), DX
+	MOVW  DX, (AX)(CX*1)
+	ADDQ  $0x02, CX
+
+copyout_3546:
+	TESTQ $0x00000001, R8
+	JZ    copyout_3547
+	MOVB  40(SP)(CX*1), DL
+	MOVB  DL, (AX)(CX*1)
+
+copyout_3547:
+expandh_ret_3541:
+	VZEROUPPER
+	RET
+
+expandh_zero_3536:
+	VMOVDQA Y0, (AX)
+	VMOVDQA Y0, 32(AX)
+	JMP     expandh_next_3539
+
+expandh_far_3537:
+	MOVQ           dict+40(FP), R11
+	MOVQ           R10, R12
+	MOVWQZX        R12, R12
+	VMOVDQU        (R11)(R12*1), Y3
+	MOVQ           DI, R12
+	MOVQ           R12, R11
+	CMPQ           R11, 8(SP)
+	CMOVQHI        8(SP), R11
+	SUBQ           R11, R12
+	VMOVQ          R12, X4
+	MOVQ           R10, R12
+	SHRQ           $0x20, R12
+	MOVBQZX        R12, R12
+	ADDQ           DI, R12
+	MOVQ           R12, R13
+	CMPQ           R13, 8(SP)
+	CMOVQHI        8(SP), R13
+	SUBQ           R13, R12
+	VMOVQ          R12, X5
+	VPBROADCASTB   X4, Y4
+	VPBROADCASTB   X5, X5
+	VINSERTI128    $0x01, X5, Y4, Y4
+	VPADDB         Y4, Y3, Y3
+	VBROADCASTI128 (R11), Y4
+	VINSERTI128    $0x01, (R13), Y4, Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPBLENDVB      Y3, Y0, Y4, Y4
+	VMOVDQA        Y4, (AX)
+	MOVQ           dict+40(FP), R11
+	MOVQ           R10, R12
+	SHRQ           $0x10, R12
+	MOVWQZX        R12, R12
+	VMOVDQU        (R11)(R12*1), Y3
+	MOVQ           R10, R11
+	SHRQ           $0x28, R11
+	MOVBQZX        R11, R11
+	ADDQ           DI, R11
+	MOVQ           R11, R12
+	CMPQ           R12, 8(SP)
+	CMOVQHI        8(SP), R12
+	SUBQ           R12, R11
+	VMOVQ          R11, X4
+	MOVQ           R10, R11
+	SHRQ           $0x30, R11
+	MOVBQZX        R11, R11
+	ADDQ           DI, R11
+	MOVQ           R11, R13
+	CMPQ           R13, 8(SP)
+	CMOVQHI        8(SP), R13
+	SUBQ           R13, R11
+	VMOVQ          R11, X5
+	VPBROADCASTB   X4, Y4
+	VPBROADCASTB   X5, X5
+	VINSERTI128    $0x01, X5, Y4, Y4
+	VPADDB         Y4, Y3, Y3
+	VBROADCASTI128 (R12), Y4
+	VINSERTI128    $0x01, (R13), Y4, Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPBLENDVB      Y3, Y0, Y4, Y4
+	VMOVDQA        Y4, 32(AX)
+	SHRQ           $0x38, R10
+	ADDQ           R10, DI
+	JMP            expandh_next_3539
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -32769,25 +33028,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3535
+	JNE     shufw_not2_3548
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3536
+	JE      shufw_blocks2_value_3549
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3537
+	JNE     shufw_list_3550
 
-shuf_planes_3539:
+shuf_planes_3552:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3541
+	JZ    shuf_done_3554
 	MOVQ  CX, R11
 
-shuf_rows_3542:
+shuf_rows_3555:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -32797,17 +33056,17 @@ shuf_rows_3542:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3542
+	JNZ     shuf_rows_3555
 
-shuf_done_3541:
+shuf_done_3554:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3539
+	JNZ  shuf_planes_3552
 	VZEROUPPER
 	RET
 
-shufw_list_3537:
+shufw_list_3550:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -32816,12 +33075,12 @@ shufw_list_3537:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3543
+	JZ      shuf_no_run_3556
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3543:
+shuf_no_run_3556:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32831,52 +33090,52 @@ shuf_no_run_3543:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3538
+	JA    shufw_list_loads_3551
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3544:
+shuf_offs_3557:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3545
+	JAE     shuf_offs_done_3558
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3544
+	JMP     shuf_offs_3557
 
-shuf_offs_done_3545:
+shuf_offs_done_3558:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3538
+	JA   shufw_list_loads_3551
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3546:
+shuf_offs_3559:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3547
+	JAE     shuf_offs_done_3560
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3546
+	JMP     shuf_offs_3559
 
-shuf_offs_done_3547:
+shuf_offs_done_3560:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3548:
+shuf_planes_3561:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3550
+	JZ      shuf_done_3563
 
-shuf_rows_3551:
+shuf_rows_3564:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32888,16 +33147,16 @@ shuf_rows_3551:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3551
+	JNZ     shuf_rows_3564
 
-shuf_done_3550:
+shuf_done_3563:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3552
+	JZ    shuf_done_3565
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3553:
+shuf_rows_3566:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32907,15 +33166,15 @@ shuf_rows_3553:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3553
+	JNZ     shuf_rows_3566
 
-shuf_done_3552:
+shuf_done_3565:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3554
+	JZ      shuf_done_3567
 
-shuf_rows_3555:
+shuf_rows_3568:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32927,25 +33186,25 @@ shuf_rows_3555:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3555
+	JNZ     shuf_rows_3568
 
-shuf_done_3554:
+shuf_done_3567:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3548
+	JNZ  shuf_planes_3561
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3538:
-shuf_planes_3556:
+shufw_list_loads_3551:
+shuf_planes_3569:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3558
+	JZ    shuf_done_3571
 
-shuf_rows_3559:
+shuf_rows_3572:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32958,16 +33217,16 @@ shuf_rows_3559:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3559
+	JNZ     shuf_rows_3572
 
-shuf_done_3558:
+shuf_done_3571:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3560
+	JZ    shuf_done_3573
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3561:
+shuf_rows_3574:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32977,15 +33236,15 @@ shuf_rows_3561:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3561
+	JNZ     shuf_rows_3574
 
-shuf_done_3560:
+shuf_done_3573:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3562
+	JZ    shuf_done_3575
 
-shuf_rows_3563:
+shuf_rows_3576:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32998,28 +33257,28 @@ shuf_rows_3563:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3563
+	JNZ     shuf_rows_3576
 
-shuf_done_3562:
+shuf_done_3575:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3556
+	JNZ  shuf_planes_3569
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3536:
+shufw_blocks2_value_3549:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3564
+	JNE  shufw_list_3577
 
-shuf_planes_3566:
+shuf_planes_3579:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3568
+	JZ    shuf_done_3581
 	MOVQ  CX, R11
 
-shuf_rows_3569:
+shuf_rows_3582:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -33031,17 +33290,17 @@ shuf_rows_3569:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3569
+	JNZ       shuf_rows_3582
 
-shuf_done_3568:
+shuf_done_3581:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3566
+	JNZ  shuf_planes_3579
 	VZEROUPPER
 	RET
 
-shufw_list_3564:
+shufw_list_3577:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -33050,12 +33309,12 @@ shufw_list_3564:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3570
+	JZ      shuf_no_run_3583
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3570:
+shuf_no_run_3583:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -33065,52 +33324,52 @@ shuf_no_run_3570:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3565
+	JA    shufw_list_loads_3578
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3571:
+shuf_offs_3584:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3572
+	JAE     shuf_offs_done_3585
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3571
+	JMP     shuf_offs_3584
 
-shuf_offs_done_3572:
+shuf_offs_done_3585:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3565
+	JA   shufw_list_loads_3578
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3573:
+shuf_offs_3586:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3574
+	JAE     shuf_offs_done_3587
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3573
+	JMP     shuf_offs_3586
 
-shuf_offs_done_3574:
+shuf_offs_done_3587:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3575:
+shuf_planes_3588:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3577
+	JZ      shuf_done_3590
 
-shuf_rows_3578:
+shuf_rows_3591:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -33124,16 +33383,16 @@ shuf_rows_3578:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3578
+	JNZ       shuf_rows_3591
 
-shuf_done_3577:
+shuf_done_3590:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3579
+	JZ    shuf_done_3592
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3580:
+shuf_rows_3593:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -33145,15 +33404,15 @@ shuf_rows_3580:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3580
+	JNZ       shuf_rows_3593
 
-shuf_done_3579:
+shuf_done_3592:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3581
+	JZ      shuf_done_3594
 
-shuf_rows_3582:
+shuf_rows_3595:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -33167,25 +33426,25 @@ shuf_rows_3582:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3582
+	JNZ       shuf_rows_3595
 
-shuf_done_3581:
+shuf_done_3594:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3575
+	JNZ  shuf_planes_3588
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3565:
-shuf_planes_3583:
+shufw_list_loads_3578:
+shuf_planes_3596:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3585
+	JZ    shuf_done_3598
 
-shuf_rows_3586:
+shuf_rows_3599:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -33200,16 +33459,16 @@ shuf_rows_3586:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3586
+	JNZ       shuf_rows_3599
 
-shuf_done_3585:
+shuf_done_3598:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3587
+	JZ    shuf_done_3600
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3588:
+shuf_rows_3601:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -33221,15 +33480,15 @@ shuf_rows_3588:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3588
+	JNZ       shuf_rows_3601
 
-shuf_done_3587:
+shuf_done_3600:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3589
+	JZ    shuf_done_3602
 
-shuf_rows_3590:
+shuf_rows_3603:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -33244,35 +33503,35 @@ shuf_rows_3590:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3590
+	JNZ       shuf_rows_3603
 
-shuf_done_3589:
+shuf_done_3602:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3583
+	JNZ  shuf_planes_3596
 	VZEROUPPER
 	RET
 
-shufw_not2_3535:
+shufw_not2_3548:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3591
+	JNE     shufw_not3_3604
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3592
+	JE      shufw_blocks3_value_3605
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3593
+	JNE     shufw_list_3606
 
-shuf_planes_3595:
+shuf_planes_3608:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3597
+	JZ    shuf_done_3610
 	MOVQ  CX, R9
 
-shuf_rows_3598:
+shuf_rows_3611:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -33290,17 +33549,17 @@ shuf_rows_3598:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3598
+	JNZ     shuf_rows_3611
 
-shuf_done_3597:
+shuf_done_3610:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3595
+	JNZ  shuf_planes_3608
 	VZEROUPPER
 	RET
 
-shufw_list_3593:
+shufw_list_3606:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -33309,12 +33568,12 @@ shufw_list_3593:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3599
+	JZ      shuf_no_run_3612
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3599:
+shuf_no_run_3612:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33324,52 +33583,52 @@ shuf_no_run_3599:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3594
+	JA    shufw_list_loads_3607
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3600:
+shuf_offs_3613:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3601
+	JAE     shuf_offs_done_3614
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3600
+	JMP     shuf_offs_3613
 
-shuf_offs_done_3601:
+shuf_offs_done_3614:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3594
+	JA   shufw_list_loads_3607
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3602:
+shuf_offs_3615:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3603
+	JAE     shuf_offs_done_3616
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3602
+	JMP     shuf_offs_3615
 
-shuf_offs_done_3603:
+shuf_offs_done_3616:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3604:
+shuf_planes_3617:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3606
+	JZ      shuf_done_3619
 
-shuf_rows_3607:
+shuf_rows_3620:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33389,16 +33648,16 @@ shuf_rows_3607:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3607
+	JNZ     shuf_rows_3620
 
-shuf_done_3606:
+shuf_done_3619:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3608
+	JZ    shuf_done_3621
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3609:
+shuf_rows_3622:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -33416,15 +33675,15 @@ shuf_rows_3609:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3609
+	JNZ     shuf_rows_3622
 
-shuf_done_3608:
+shuf_done_3621:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3610
+	JZ      shuf_done_3623
 
-shuf_rows_3611:
+shuf_rows_3624:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33444,25 +33703,25 @@ shuf_rows_3611:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3611
+	JNZ     shuf_rows_3624
 
-shuf_done_3610:
+shuf_done_3623:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3604
+	JNZ  shuf_planes_3617
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3594:
-shuf_planes_3612:
+shufw_list_loads_3607:
+shuf_planes_3625:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3614
+	JZ    shuf_done_3627
 
-shuf_rows_3615:
+shuf_rows_3628:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33483,16 +33742,16 @@ shuf_rows_3615:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3615
+	JNZ     shuf_rows_3628
 
-shuf_done_3614:
+shuf_done_3627:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3616
+	JZ    shuf_done_3629
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3617:
+shuf_rows_3630:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -33510,15 +33769,15 @@ shuf_rows_3617:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3617
+	JNZ     shuf_rows_3630
 
-shuf_done_3616:
+shuf_done_3629:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3618
+	JZ    shuf_done_3631
 
-shuf_rows_3619:
+shuf_rows_3632:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33539,28 +33798,28 @@ shuf_rows_3619:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3619
+	JNZ     shuf_rows_3632
 
-shuf_done_3618:
+shuf_done_3631:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3612
+	JNZ  shuf_planes_3625
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3592:
+shufw_blocks3_value_3605:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3620
+	JNE  shufw_list_3633
 
-shuf_planes_3622:
+shuf_planes_3635:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3624
+	JZ    shuf_done_3637
 	MOVQ  CX, R9
 
-shuf_rows_3625:
+shuf_rows_3638:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -33581,17 +33840,17 @@ shuf_rows_3625:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3625
+	JNZ       shuf_rows_3638
 
-shuf_done_3624:
+shuf_done_3637:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3622
+	JNZ  shuf_planes_3635
 	VZEROUPPER
 	RET
 
-shufw_list_3620:
+shufw_list_3633:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -33600,12 +33859,12 @@ shufw_list_3620:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3626
+	JZ      shuf_no_run_3639
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3626:
+shuf_no_run_3639:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33615,52 +33874,52 @@ shuf_no_run_3626:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3621
+	JA    shufw_list_loads_3634
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3627:
+shuf_offs_3640:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3628
+	JAE     shuf_offs_done_3641
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3627
+	JMP     shuf_offs_3640
 
-shuf_offs_done_3628:
+shuf_offs_done_3641:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3621
+	JA   shufw_list_loads_3634
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3629:
+shuf_offs_3642:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3630
+	JAE     shuf_offs_done_3643
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3629
+	JMP     shuf_offs_3642
 
-shuf_offs_done_3630:
+shuf_offs_done_3643:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3631:
+shuf_planes_3644:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3633
+	JZ      shuf_done_3646
 
-shuf_rows_3634:
+shuf_rows_3647:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33683,16 +33942,16 @@ shuf_rows_3634:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3634
+	JNZ       shuf_rows_3647
 
-shuf_done_3633:
+shuf_done_3646:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3635
+	JZ    shuf_done_3648
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3636:
+shuf_rows_3649:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -33713,15 +33972,15 @@ shuf_rows_3636:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3636
+	JNZ       shuf_rows_3649
 
-shuf_done_3635:
+shuf_done_3648:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3637
+	JZ      shuf_done_3650
 
-shuf_rows_3638:
+shuf_rows_3651:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33744,25 +34003,25 @@ shuf_rows_3638:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3638
+	JNZ       shuf_rows_3651
 
-shuf_done_3637:
+shuf_done_3650:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3631
+	JNZ  shuf_planes_3644
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3621:
-shuf_planes_3639:
+shufw_list_loads_3634:
+shuf_planes_3652:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3641
+	JZ    shuf_done_3654
 
-shuf_rows_3642:
+shuf_rows_3655:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33786,16 +34045,16 @@ shuf_rows_3642:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3642
+	JNZ       shuf_rows_3655
 
-shuf_done_3641:
+shuf_done_3654:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3643
+	JZ    shuf_done_3656
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3644:
+shuf_rows_3657:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -33816,15 +34075,15 @@ shuf_rows_3644:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3644
+	JNZ       shuf_rows_3657
 
-shuf_done_3643:
+shuf_done_3656:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3645
+	JZ    shuf_done_3658
 
-shuf_rows_3646:
+shuf_rows_3659:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33848,36 +34107,36 @@ shuf_rows_3646:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3646
+	JNZ       shuf_rows_3659
 
-shuf_done_3645:
+shuf_done_3658:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3639
+	JNZ  shuf_planes_3652
 	VZEROUPPER
 	RET
 
-shufw_not3_3591:
+shufw_not3_3604:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3647
+	JNE     shufw_not4_3660
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3648
+	JE      shufw_blocks4_value_3661
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3649
+	JNE     shufw_list_3662
 
-shuf_planes_3651:
+shuf_planes_3664:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3653
+	JZ    shuf_done_3666
 	MOVQ  CX, R9
 
-shuf_rows_3654:
+shuf_rows_3667:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -33900,17 +34159,17 @@ shuf_rows_3654:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3654
+	JNZ     shuf_rows_3667
 
-shuf_done_3653:
+shuf_done_3666:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3651
+	JNZ  shuf_planes_3664
 	VZEROUPPER
 	RET
 
-shufw_list_3649:
+shufw_list_3662:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -33919,12 +34178,12 @@ shufw_list_3649:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3655
+	JZ      shuf_no_run_3668
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3655:
+shuf_no_run_3668:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33934,52 +34193,52 @@ shuf_no_run_3655:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3650
+	JA    shufw_list_loads_3663
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3656:
+shuf_offs_3669:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3657
+	JAE     shuf_offs_done_3670
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3656
+	JMP     shuf_offs_3669
 
-shuf_offs_done_3657:
+shuf_offs_done_3670:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3650
+	JA   shufw_list_loads_3663
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3658:
+shuf_offs_3671:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3659
+	JAE     shuf_offs_done_3672
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3658
+	JMP     shuf_offs_3671
 
-shuf_offs_done_3659:
+shuf_offs_done_3672:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3660:
+shuf_planes_3673:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3662
+	JZ      shuf_done_3675
 
-shuf_rows_3663:
+shuf_rows_3676:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -34004,16 +34263,16 @@ shuf_rows_3663:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3663
+	JNZ     shuf_rows_3676
 
-shuf_done_3662:
+shuf_done_3675:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3664
+	JZ    shuf_done_3677
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3665:
+shuf_rows_3678:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -34036,15 +34295,15 @@ shuf_rows_3665:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3665
+	JNZ     shuf_rows_3678
 
-shuf_done_3664:
+shuf_done_3677:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3666
+	JZ      shuf_done_3679
 
-shuf_rows_3667:
+shuf_rows_3680:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -34069,25 +34328,25 @@ shuf_rows_3667:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3667
+	JNZ     shuf_rows_3680
 
-shuf_done_3666:
+shuf_done_3679:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3660
+	JNZ  shuf_planes_3673
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3650:
-shuf_planes_3668:
+shufw_list_loads_3663:
+shuf_planes_3681:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3670
+	JZ    shuf_done_3683
 
-shuf_rows_3671:
+shuf_rows_3684:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -34113,16 +34372,16 @@ shuf_rows_3671:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3671
+	JNZ     shuf_rows_3684
 
-shuf_done_3670:
+shuf_done_3683:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3672
+	JZ    shuf_done_3685
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3673:
+shuf_rows_3686:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -34145,15 +34404,15 @@ shuf_rows_3673:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3673
+	JNZ     shuf_rows_3686
 
-shuf_done_3672:
+shuf_done_3685:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3674
+	JZ    shuf_done_3687
 
-shuf_rows_3675:
+shuf_rows_3688:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -34179,28 +34438,28 @@ shuf_rows_3675:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3675
+	JNZ     shuf_rows_3688
 
-shuf_done_3674:
+shuf_done_3687:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3668
+	JNZ  shuf_planes_3681
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3648:
+shufw_blocks4_value_3661:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3676
+	JNE  shufw_list_3689
 
-shuf_planes_3678:
+shuf_planes_3691:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3680
+	JZ    shuf_done_3693
 	MOVQ  CX, R9
 
-shuf_rows_3681:
+shuf_rows_3694:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -34227,17 +34486,17 @@ shuf_rows_3681:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3681
+	JNZ       shuf_rows_3694
 
-shuf_done_3680:
+shuf_done_3693:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3678
+	JNZ  shuf_planes_3691
 	VZEROUPPER
 	RET
 
-shufw_list_3676:
+shufw_list_3689:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -34246,12 +34505,12 @@ shufw_list_3676:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3682
+	JZ      shuf_no_run_3695
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3682:
+shuf_no_run_3695:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -34261,52 +34520,52 @@ shuf_no_run_3682:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3677
+	JA    shufw_list_loads_3690
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3683:
+shuf_offs_3696:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3684
+	JAE     shuf_offs_done_3697
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3683
+	JMP     shuf_offs_3696
 
-shuf_offs_done_3684:
+shuf_offs_done_3697:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3677
+	JA   shufw_list_loads_3690
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3685:
+shuf_offs_3698:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3686
+	JAE     shuf_offs_done_3699
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3685
+	JMP     shuf_offs_3698
 
-shuf_offs_done_3686:
+shuf_offs_done_3699:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3687:
+shuf_planes_3700:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3689
+	JZ      shuf_done_3702
 
-shuf_rows_3690:
+shuf_rows_3703:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -34335,16 +34594,16 @@ shuf_rows_3690:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3690
+	JNZ       shuf_rows_3703
 
-shuf_done_3689:
+shuf_done_3702:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3691
+	JZ    shuf_done_3704
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3692:
+shuf_rows_3705:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -34371,15 +34630,15 @@ shuf_rows_3692:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3692
+	JNZ       shuf_rows_3705
 
-shuf_done_3691:
+shuf_done_3704:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3693
+	JZ      shuf_done_3706
 
-shuf_rows_3694:
+shuf_rows_3707:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -34408,25 +34667,25 @@ shuf_rows_3694:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3694
+	JNZ       shuf_rows_3707
 
-shuf_done_3693:
+shuf_done_3706:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3687
+	JNZ  shuf_planes_3700
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3677:
-shuf_planes_3695:
+shufw_list_loads_3690:
+shuf_planes_3708:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3697
+	JZ    shuf_done_3710
 
-shuf_rows_3698:
+shuf_rows_3711:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -34456,16 +34715,16 @@ shuf_rows_3698:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3698
+	JNZ       shuf_rows_3711
 
-shuf_done_3697:
+shuf_done_3710:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3699
+	JZ    shuf_done_3712
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3700:
+shuf_rows_3713:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -34492,15 +34751,15 @@ shuf_rows_3700:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3700
+	JNZ       shuf_rows_3713
 
-shuf_done_3699:
+shuf_done_3712:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3701
+	JZ    shuf_done_3714
 
-shuf_rows_3702:
+shuf_rows_3715:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -34530,35 +34789,35 @@ shuf_rows_3702:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3702
+	JNZ       shuf_rows_3715
 
-shuf_done_3701:
+shuf_done_3714:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3695
+	JNZ  shuf_planes_3708
 	VZEROUPPER
 	RET
 
-shufw_not4_3647:
+shufw_not4_3660:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3703
+	JNE     shufw_list_3716
 
-shuf_planes_3705:
+shuf_planes_3718:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3707
+	JZ    shuf_done_3720
 	MOVQ  CX, R10
 
-shuf_rows_3708:
+shuf_rows_3721:
 	MOVQ R8, R12
 
-shufw_blocks_3709:
+shufw_blocks_3722:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -34568,21 +34827,21 @@ shufw_blocks_3709:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3709
+	JB        shufw_blocks_3722
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3708
+	JNZ       shuf_rows_3721
 
-shuf_done_3707:
+shuf_done_3720:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3705
+	JNZ  shuf_planes_3718
 	VZEROUPPER
 	RET
 
-shufw_list_3703:
+shufw_list_3716:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -34591,12 +34850,12 @@ shufw_list_3703:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3710
+	JZ      shuf_no_run_3723
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3710:
+shuf_no_run_3723:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -34606,57 +34865,57 @@ shuf_no_run_3710:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3704
+	JA    shufw_list_loads_3717
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3711:
+shuf_offs_3724:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3712
+	JAE     shuf_offs_done_3725
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3711
+	JMP     shuf_offs_3724
 
-shuf_offs_done_3712:
+shuf_offs_done_3725:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3704
+	JA   shufw_list_loads_3717
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3713:
+shuf_offs_3726:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3714
+	JAE     shuf_offs_done_3727
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3713
+	JMP     shuf_offs_3726
 
-shuf_offs_done_3714:
+shuf_offs_done_3727:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3715:
+shuf_planes_3728:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3717
+	JZ      shuf_done_3730
 
-shuf_rows_3718:
+shuf_rows_3731:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3719:
+shufw_blocks_3732:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34666,23 +34925,23 @@ shufw_blocks_3719:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3719
+	JB        shufw_blocks_3732
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3718
+	JNZ       shuf_rows_3731
 
-shuf_done_3717:
+shuf_done_3730:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3720
+	JZ    shuf_done_3733
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3721:
+shuf_rows_3734:
 	MOVQ R8, R12
 
-shufw_blocks_3722:
+shufw_blocks_3735:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -34692,24 +34951,24 @@ shufw_blocks_3722:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3722
+	JB        shufw_blocks_3735
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3721
+	JNZ       shuf_rows_3734
 
-shuf_done_3720:
+shuf_done_3733:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3723
+	JZ      shuf_done_3736
 
-shuf_rows_3724:
+shuf_rows_3737:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3725:
+shufw_blocks_3738:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34719,35 +34978,35 @@ shufw_blocks_3725:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3725
+	JB        shufw_blocks_3738
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3724
+	JNZ       shuf_rows_3737
 
-shuf_done_3723:
+shuf_done_3736:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3715
+	JNZ  shuf_planes_3728
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3704:
-shuf_planes_3726:
+shufw_list_loads_3717:
+shuf_planes_3739:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3728
+	JZ    shuf_done_3741
 
-shuf_rows_3729:
+shuf_rows_3742:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3730:
+shufw_blocks_3743:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34757,23 +35016,23 @@ shufw_blocks_3730:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3730
+	JB        shufw_blocks_3743
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3729
+	JNZ       shuf_rows_3742
 
-shuf_done_3728:
+shuf_done_3741:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3731
+	JZ    shuf_done_3744
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3732:
+shuf_rows_3745:
 	MOVQ R8, R11
 
-shufw_blocks_3733:
+shufw_blocks_3746:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -34783,25 +35042,25 @@ shufw_blocks_3733:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3733
+	JB        shufw_blocks_3746
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3732
+	JNZ       shuf_rows_3745
 
-shuf_done_3731:
+shuf_done_3744:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3734
+	JZ    shuf_done_3747
 
-shuf_rows_3735:
+shuf_rows_3748:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3736:
+shufw_blocks_3749:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34811,17 +35070,17 @@ shufw_blocks_3736:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3736
+	JB        shufw_blocks_3749
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3735
+	JNZ       shuf_rows_3748
 
-shuf_done_3734:
+shuf_done_3747:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3726
+	JNZ  shuf_planes_3739
 	VZEROUPPER
 	RET
 
@@ -34839,38 +35098,38 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3737
+	JE      shufn_c16o32_3750
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3738
+	JE      shufn_c8o16_3751
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3739
+	JE      shufn_c8o8_3752
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3740
+	JE      shufn_c4o8_3753
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3741
+	JE      shufn_d16o16_3754
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3742
+	JE      shufn_d16o32_3755
 	CMPL    (DI), $0x07
-	JE      shufn_c8o32_3743
+	JE      shufn_c8o32_3756
 	CMPL    (DI), $0x08
-	JE      shufn_c4o32_3744
+	JE      shufn_c4o32_3757
 	CMPL    (DI), $0x09
-	JE      shufn_c4o16_3745
+	JE      shufn_c4o16_3758
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3746
+	JE      rowsShuffleNarrowAVX2_value_3759
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3747
+	JNE     shufn_list_3760
 
-shuf_planes_3749:
+shuf_planes_3762:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3751
+	JZ    shuf_done_3764
 	MOVQ  CX, R10
 
-shuf_rows_3752:
+shuf_rows_3765:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -34881,17 +35140,17 @@ shuf_rows_3752:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3752
+	JNZ            shuf_rows_3765
 
-shuf_done_3751:
+shuf_done_3764:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3749
+	JNZ  shuf_planes_3762
 	VZEROUPPER
 	RET
 
-shufn_list_3747:
+shufn_list_3760:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -34900,12 +35159,12 @@ shufn_list_3747:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3753
+	JZ      shuf_no_run_3766
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3753:
+shuf_no_run_3766:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34915,52 +35174,52 @@ shuf_no_run_3753:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3748
+	JA    shufn_list_loads_3761
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3754:
+shuf_offs_3767:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3755
+	JAE     shuf_offs_done_3768
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3754
+	JMP     shuf_offs_3767
 
-shuf_offs_done_3755:
+shuf_offs_done_3768:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3748
+	JA   shufn_list_loads_3761
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3756:
+shuf_offs_3769:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3757
+	JAE     shuf_offs_done_3770
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3756
+	JMP     shuf_offs_3769
 
-shuf_offs_done_3757:
+shuf_offs_done_3770:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3758:
+shuf_planes_3771:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3760
+	JZ      shuf_done_3773
 
-shuf_rows_3761:
+shuf_rows_3774:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34973,16 +35232,16 @@ shuf_rows_3761:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3761
+	JNZ            shuf_rows_3774
 
-shuf_done_3760:
+shuf_done_3773:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3762
+	JZ    shuf_done_3775
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3763:
+shuf_rows_3776:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34993,15 +35252,15 @@ shuf_rows_3763:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3763
+	JNZ            shuf_rows_3776
 
-shuf_done_3762:
+shuf_done_3775:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3764
+	JZ      shuf_done_3777
 
-shuf_rows_3765:
+shuf_rows_3778:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -35014,25 +35273,25 @@ shuf_rows_3765:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3765
+	JNZ            shuf_rows_3778
 
-shuf_done_3764:
+shuf_done_3777:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3758
+	JNZ  shuf_planes_3771
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3748:
-shuf_planes_3766:
+shufn_list_loads_3761:
+shuf_planes_3779:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3768
+	JZ    shuf_done_3781
 
-shuf_rows_3769:
+shuf_rows_3782:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35046,16 +35305,16 @@ shuf_rows_3769:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3769
+	JNZ            shuf_rows_3782
 
-shuf_done_3768:
+shuf_done_3781:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3770
+	JZ    shuf_done_3783
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3771:
+shuf_rows_3784:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -35066,15 +35325,15 @@ shuf_rows_3771:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3771
+	JNZ            shuf_rows_3784
 
-shuf_done_3770:
+shuf_done_3783:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3772
+	JZ    shuf_done_3785
 
-shuf_rows_3773:
+shuf_rows_3786:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35088,31 +35347,31 @@ shuf_rows_3773:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3773
+	JNZ            shuf_rows_3786
 
-shuf_done_3772:
+shuf_done_3785:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3766
+	JNZ  shuf_planes_3779
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3746:
+rowsShuffleNarrowAVX2_value_3759:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3774
+	JNE     shufn_list_3787
 
-shuf_planes_3776:
+shuf_planes_3789:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3778
+	JZ    shuf_done_3791
 	MOVQ  CX, R10
 
-shuf_rows_3779:
+shuf_rows_3792:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -35124,17 +35383,17 @@ shuf_rows_3779:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3779
+	JNZ            shuf_rows_3792
 
-shuf_done_3778:
+shuf_done_3791:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3776
+	JNZ  shuf_planes_3789
 	VZEROUPPER
 	RET
 
-shufn_list_3774:
+shufn_list_3787:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -35143,12 +35402,12 @@ shufn_list_3774:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3780
+	JZ      shuf_no_run_3793
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3780:
+shuf_no_run_3793:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35158,52 +35417,52 @@ shuf_no_run_3780:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3775
+	JA    shufn_list_loads_3788
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3781:
+shuf_offs_3794:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3782
+	JAE     shuf_offs_done_3795
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3781
+	JMP     shuf_offs_3794
 
-shuf_offs_done_3782:
+shuf_offs_done_3795:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3775
+	JA   shufn_list_loads_3788
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3783:
+shuf_offs_3796:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3784
+	JAE     shuf_offs_done_3797
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3783
+	JMP     shuf_offs_3796
 
-shuf_offs_done_3784:
+shuf_offs_done_3797:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3785:
+shuf_planes_3798:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3787
+	JZ      shuf_done_3800
 
-shuf_rows_3788:
+shuf_rows_3801:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35217,16 +35476,16 @@ shuf_rows_3788:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3788
+	JNZ            shuf_rows_3801
 
-shuf_done_3787:
+shuf_done_3800:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3789
+	JZ    shuf_done_3802
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3790:
+shuf_rows_3803:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -35238,15 +35497,15 @@ shuf_rows_3790:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3790
+	JNZ            shuf_rows_3803
 
-shuf_done_3789:
+shuf_done_3802:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3791
+	JZ      shuf_done_3804
 
-shuf_rows_3792:
+shuf_rows_3805:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35260,25 +35519,25 @@ shuf_rows_3792:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3792
+	JNZ            shuf_rows_3805
 
-shuf_done_3791:
+shuf_done_3804:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3785
+	JNZ  shuf_planes_3798
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3775:
-shuf_planes_3793:
+shufn_list_loads_3788:
+shuf_planes_3806:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3795
+	JZ    shuf_done_3808
 
-shuf_rows_3796:
+shuf_rows_3809:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35293,16 +35552,16 @@ shuf_rows_3796:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3796
+	JNZ            shuf_rows_3809
 
-shuf_done_3795:
+shuf_done_3808:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3797
+	JZ    shuf_done_3810
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3798:
+shuf_rows_3811:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -35314,15 +35573,15 @@ shuf_rows_3798:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3798
+	JNZ            shuf_rows_3811
 
-shuf_done_3797:
+shuf_done_3810:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3799
+	JZ    shuf_done_3812
 
-shuf_rows_3800:
+shuf_rows_3813:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35337,34 +35596,34 @@ shuf_rows_3800:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3800
+	JNZ            shuf_rows_3813
 
-shuf_done_3799:
+shuf_done_3812:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3793
+	JNZ  shuf_planes_3806
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3737:
+shufn_c16o32_3750:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3801
+	JE      rowsShuffleNarrowAVX2_value_3814
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3802
+	JNE     shufn_list_3815
 
-shuf_planes_3804:
+shuf_planes_3817:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3806
+	JZ    shuf_done_3819
 	MOVQ  CX, R10
 
-shuf_rows_3807:
+shuf_rows_3820:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -35378,17 +35637,17 @@ shuf_rows_3807:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3807
+	JNZ            shuf_rows_3820
 
-shuf_done_3806:
+shuf_done_3819:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3804
+	JNZ  shuf_planes_3817
 	VZEROUPPER
 	RET
 
-shufn_list_3802:
+shufn_list_3815:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -35397,12 +35656,12 @@ shufn_list_3802:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3808
+	JZ      shuf_no_run_3821
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3808:
+shuf_no_run_3821:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35412,52 +35671,52 @@ shuf_no_run_3808:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3803
+	JA    shufn_list_loads_3816
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3809:
+shuf_offs_3822:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3810
+	JAE     shuf_offs_done_3823
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3809
+	JMP     shuf_offs_3822
 
-shuf_offs_done_3810:
+shuf_offs_done_3823:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3803
+	JA   shufn_list_loads_3816
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3811:
+shuf_offs_3824:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3812
+	JAE     shuf_offs_done_3825
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3811
+	JMP     shuf_offs_3824
 
-shuf_offs_done_3812:
+shuf_offs_done_3825:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3813:
+shuf_planes_3826:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3815
+	JZ      shuf_done_3828
 
-shuf_rows_3816:
+shuf_rows_3829:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35473,16 +35732,16 @@ shuf_rows_3816:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3816
+	JNZ            shuf_rows_3829
 
-shuf_done_3815:
+shuf_done_3828:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3817
+	JZ    shuf_done_3830
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3818:
+shuf_rows_3831:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -35496,15 +35755,15 @@ shuf_rows_3818:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3818
+	JNZ            shuf_rows_3831
 
-shuf_done_3817:
+shuf_done_3830:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3819
+	JZ      shuf_done_3832
 
-shuf_rows_3820:
+shuf_rows_3833:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35520,25 +35779,25 @@ shuf_rows_3820:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3820
+	JNZ            shuf_rows_3833
 
-shuf_done_3819:
+shuf_done_3832:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3813
+	JNZ  shuf_planes_3826
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3803:
-shuf_planes_3821:
+shufn_list_loads_3816:
+shuf_planes_3834:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3823
+	JZ    shuf_done_3836
 
-shuf_rows_3824:
+shuf_rows_3837:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35555,16 +35814,16 @@ shuf_rows_3824:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3824
+	JNZ            shuf_rows_3837
 
-shuf_done_3823:
+shuf_done_3836:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3825
+	JZ    shuf_done_3838
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3826:
+shuf_rows_3839:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -35578,15 +35837,15 @@ shuf_rows_3826:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3826
+	JNZ            shuf_rows_3839
 
-shuf_done_3825:
+shuf_done_3838:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3827
+	JZ    shuf_done_3840
 
-shuf_rows_3828:
+shuf_rows_3841:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35603,17 +35862,17 @@ shuf_rows_3828:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3828
+	JNZ            shuf_rows_3841
 
-shuf_done_3827:
+shuf_done_3840:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3821
+	JNZ  shuf_planes_3834
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3801:
+rowsShuffleNarrowAVX2_value_3814:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -35625,16 +35884,16 @@ rowsShuffleNarrowAVX2_value_3801:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3829
+	JNE     shufn_list_3842
 
-shuf_planes_3831:
+shuf_planes_3844:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3833
+	JZ    shuf_done_3846
 	MOVQ  CX, R10
 
-shuf_rows_3834:
+shuf_rows_3847:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -35650,17 +35909,17 @@ shuf_rows_3834:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3834
+	JNZ            shuf_rows_3847
 
-shuf_done_3833:
+shuf_done_3846:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3831
+	JNZ  shuf_planes_3844
 	VZEROUPPER
 	RET
 
-shufn_list_3829:
+shufn_list_3842:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -35669,12 +35928,12 @@ shufn_list_3829:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3835
+	JZ      shuf_no_run_3848
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3835:
+shuf_no_run_3848:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35684,52 +35943,52 @@ shuf_no_run_3835:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3830
+	JA    shufn_list_loads_3843
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3836:
+shuf_offs_3849:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3837
+	JAE     shuf_offs_done_3850
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3836
+	JMP     shuf_offs_3849
 
-shuf_offs_done_3837:
+shuf_offs_done_3850:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3830
+	JA   shufn_list_loads_3843
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3838:
+shuf_offs_3851:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3839
+	JAE     shuf_offs_done_3852
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3838
+	JMP     shuf_offs_3851
 
-shuf_offs_done_3839:
+shuf_offs_done_3852:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3840:
+shuf_planes_3853:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3842
+	JZ      shuf_done_3855
 
-shuf_rows_3843:
+shuf_rows_3856:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35747,16 +36006,16 @@ shuf_rows_3843:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3843
+	JNZ            shuf_rows_3856
 
-shuf_done_3842:
+shuf_done_3855:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3844
+	JZ    shuf_done_3857
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3845:
+shuf_rows_3858:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35772,15 +36031,15 @@ shuf_rows_3845:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3845
+	JNZ            shuf_rows_3858
 
-shuf_done_3844:
+shuf_done_3857:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3846
+	JZ      shuf_done_3859
 
-shuf_rows_3847:
+shuf_rows_3860:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35798,25 +36057,25 @@ shuf_rows_3847:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3847
+	JNZ            shuf_rows_3860
 
-shuf_done_3846:
+shuf_done_3859:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3840
+	JNZ  shuf_planes_3853
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3830:
-shuf_planes_3848:
+shufn_list_loads_3843:
+shuf_planes_3861:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3850
+	JZ    shuf_done_3863
 
-shuf_rows_3851:
+shuf_rows_3864:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35835,16 +36094,16 @@ shuf_rows_3851:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3851
+	JNZ            shuf_rows_3864
 
-shuf_done_3850:
+shuf_done_3863:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3852
+	JZ    shuf_done_3865
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3853:
+shuf_rows_3866:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35860,15 +36119,15 @@ shuf_rows_3853:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3853
+	JNZ            shuf_rows_3866
 
-shuf_done_3852:
+shuf_done_3865:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3854
+	JZ    shuf_done_3867
 
-shuf_rows_3855:
+shuf_rows_3868:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35887,31 +36146,31 @@ shuf_rows_3855:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3855
+	JNZ            shuf_rows_3868
 
-shuf_done_3854:
+shuf_done_3867:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3848
+	JNZ  shuf_planes_3861
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3738:
+shufn_c8o16_3751:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3856
+	JE      rowsShuffleNarrowAVX2_value_3869
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3857
+	JNE     shufn_list_3870
 
-shuf_planes_3859:
+shuf_planes_3872:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3861
+	JZ    shuf_done_3874
 	MOVQ  CX, R10
 
-shuf_rows_3862:
+shuf_rows_3875:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35921,17 +36180,17 @@ shuf_rows_3862:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3862
+	JNZ          shuf_rows_3875
 
-shuf_done_3861:
+shuf_done_3874:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3859
+	JNZ  shuf_planes_3872
 	VZEROUPPER
 	RET
 
-shufn_list_3857:
+shufn_list_3870:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35940,12 +36199,12 @@ shufn_list_3857:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3863
+	JZ      shuf_no_run_3876
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3863:
+shuf_no_run_3876:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35955,52 +36214,52 @@ shuf_no_run_3863:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3858
+	JA    shufn_list_loads_3871
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3864:
+shuf_offs_3877:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3865
+	JAE     shuf_offs_done_3878
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3864
+	JMP     shuf_offs_3877
 
-shuf_offs_done_3865:
+shuf_offs_done_3878:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3858
+	JA   shufn_list_loads_3871
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3866:
+shuf_offs_3879:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3867
+	JAE     shuf_offs_done_3880
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3866
+	JMP     shuf_offs_3879
 
-shuf_offs_done_3867:
+shuf_offs_done_3880:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3868:
+shuf_planes_3881:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3870
+	JZ      shuf_done_3883
 
-shuf_rows_3871:
+shuf_rows_3884:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -36012,16 +36271,16 @@ shuf_rows_3871:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3871
+	JNZ          shuf_rows_3884
 
-shuf_done_3870:
+shuf_done_3883:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3872
+	JZ    shuf_done_3885
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3873:
+shuf_rows_3886:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -36031,15 +36290,15 @@ shuf_rows_3873:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3873
+	JNZ          shuf_rows_3886
 
-shuf_done_3872:
+shuf_done_3885:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3874
+	JZ      shuf_done_3887
 
-shuf_rows_3875:
+shuf_rows_3888:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -36051,25 +36310,25 @@ shuf_rows_3875:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3875
+	JNZ          shuf_rows_3888
 
-shuf_done_3874:
+shuf_done_3887:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3868
+	JNZ  shuf_planes_3881
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3858:
-shuf_planes_3876:
+shufn_list_loads_3871:
+shuf_planes_3889:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3878
+	JZ    shuf_done_3891
 
-shuf_rows_3879:
+shuf_rows_3892:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36082,16 +36341,16 @@ shuf_rows_3879:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3879
+	JNZ          shuf_rows_3892
 
-shuf_done_3878:
+shuf_done_3891:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3880
+	JZ    shuf_done_3893
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3881:
+shuf_rows_3894:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -36101,15 +36360,15 @@ shuf_rows_3881:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3881
+	JNZ          shuf_rows_3894
 
-shuf_done_3880:
+shuf_done_3893:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3882
+	JZ    shuf_done_3895
 
-shuf_rows_3883:
+shuf_rows_3896:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36122,30 +36381,30 @@ shuf_rows_3883:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3883
+	JNZ          shuf_rows_3896
 
-shuf_done_3882:
+shuf_done_3895:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3876
+	JNZ  shuf_planes_3889
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3856:
+rowsShuffleNarrowAVX2_value_3869:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3884
+	JNE     shufn_list_3897
 
-shuf_planes_3886:
+shuf_planes_3899:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3888
+	JZ    shuf_done_3901
 	MOVQ  CX, R10
 
-shuf_rows_3889:
+shuf_rows_3902:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -36156,17 +36415,17 @@ shuf_rows_3889:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3889
+	JNZ          shuf_rows_3902
 
-shuf_done_3888:
+shuf_done_3901:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3886
+	JNZ  shuf_planes_3899
 	VZEROUPPER
 	RET
 
-shufn_list_3884:
+shufn_list_3897:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36175,12 +36434,12 @@ shufn_list_3884:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3890
+	JZ      shuf_no_run_3903
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3890:
+shuf_no_run_3903:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36190,52 +36449,52 @@ shuf_no_run_3890:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3885
+	JA    shufn_list_loads_3898
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3891:
+shuf_offs_3904:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3892
+	JAE     shuf_offs_done_3905
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3891
+	JMP     shuf_offs_3904
 
-shuf_offs_done_3892:
+shuf_offs_done_3905:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3885
+	JA   shufn_list_loads_3898
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3893:
+shuf_offs_3906:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3894
+	JAE     shuf_offs_done_3907
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3893
+	JMP     shuf_offs_3906
 
-shuf_offs_done_3894:
+shuf_offs_done_3907:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3895:
+shuf_planes_3908:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3897
+	JZ      shuf_done_3910
 
-shuf_rows_3898:
+shuf_rows_3911:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -36248,16 +36507,16 @@ shuf_rows_3898:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3898
+	JNZ          shuf_rows_3911
 
-shuf_done_3897:
+shuf_done_3910:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3899
+	JZ    shuf_done_3912
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3900:
+shuf_rows_3913:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -36268,15 +36527,15 @@ shuf_rows_3900:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3900
+	JNZ          shuf_rows_3913
 
-shuf_done_3899:
+shuf_done_3912:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3901
+	JZ      shuf_done_3914
 
-shuf_rows_3902:
+shuf_rows_3915:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -36289,25 +36548,25 @@ shuf_rows_3902:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3902
+	JNZ          shuf_rows_3915
 
-shuf_done_3901:
+shuf_done_3914:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3895
+	JNZ  shuf_planes_3908
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3885:
-shuf_planes_3903:
+shufn_list_loads_3898:
+shuf_planes_3916:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3905
+	JZ    shuf_done_3918
 
-shuf_rows_3906:
+shuf_rows_3919:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36321,16 +36580,16 @@ shuf_rows_3906:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3906
+	JNZ          shuf_rows_3919
 
-shuf_done_3905:
+shuf_done_3918:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3907
+	JZ    shuf_done_3920
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3908:
+shuf_rows_3921:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -36341,15 +36600,15 @@ shuf_rows_3908:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3908
+	JNZ          shuf_rows_3921
 
-shuf_done_3907:
+shuf_done_3920:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3909
+	JZ    shuf_done_3922
 
-shuf_rows_3910:
+shuf_rows_3923:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36363,31 +36622,31 @@ shuf_rows_3910:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3910
+	JNZ          shuf_rows_3923
 
-shuf_done_3909:
+shuf_done_3922:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3903
+	JNZ  shuf_planes_3916
 	VZEROUPPER
 	RET
 
-shufn_c4o16_3745:
+shufn_c4o16_3758:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3911
+	JE      rowsShuffleNarrowAVX2_value_3924
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3912
+	JNE     shufn_list_3925
 
-shuf_planes_3914:
+shuf_planes_3927:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3916
+	JZ    shuf_done_3929
 	MOVQ  CX, R10
 
-shuf_rows_3917:
+shuf_rows_3930:
 	VMOVD        (R10), X1
 	VPINSRD      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -36397,17 +36656,17 @@ shuf_rows_3917:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3917
+	JNZ          shuf_rows_3930
 
-shuf_done_3916:
+shuf_done_3929:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3914
+	JNZ  shuf_planes_3927
 	VZEROUPPER
 	RET
 
-shufn_list_3912:
+shufn_list_3925:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36416,12 +36675,12 @@ shufn_list_3912:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3918
+	JZ      shuf_no_run_3931
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3918:
+shuf_no_run_3931:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36431,52 +36690,52 @@ shuf_no_run_3918:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3913
+	JA    shufn_list_loads_3926
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3919:
+shuf_offs_3932:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3920
+	JAE     shuf_offs_done_3933
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3919
+	JMP     shuf_offs_3932
 
-shuf_offs_done_3920:
+shuf_offs_done_3933:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3913
+	JA   shufn_list_loads_3926
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3921:
+shuf_offs_3934:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3922
+	JAE     shuf_offs_done_3935
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3921
+	JMP     shuf_offs_3934
 
-shuf_offs_done_3922:
+shuf_offs_done_3935:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3923:
+shuf_planes_3936:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3925
+	JZ      shuf_done_3938
 
-shuf_rows_3926:
+shuf_rows_3939:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X8
@@ -36488,16 +36747,16 @@ shuf_rows_3926:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3926
+	JNZ          shuf_rows_3939
 
-shuf_done_3925:
+shuf_done_3938:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3927
+	JZ    shuf_done_3940
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3928:
+shuf_rows_3941:
 	VMOVD        (R10), X9
 	VPINSRD      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -36507,15 +36766,15 @@ shuf_rows_3928:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3928
+	JNZ          shuf_rows_3941
 
-shuf_done_3927:
+shuf_done_3940:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3929
+	JZ      shuf_done_3942
 
-shuf_rows_3930:
+shuf_rows_3943:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -36527,25 +36786,25 @@ shuf_rows_3930:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3930
+	JNZ          shuf_rows_3943
 
-shuf_done_3929:
+shuf_done_3942:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3923
+	JNZ  shuf_planes_3936
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3913:
-shuf_planes_3931:
+shufn_list_loads_3926:
+shuf_planes_3944:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3933
+	JZ    shuf_done_3946
 
-shuf_rows_3934:
+shuf_rows_3947:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36558,16 +36817,16 @@ shuf_rows_3934:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3934
+	JNZ          shuf_rows_3947
 
-shuf_done_3933:
+shuf_done_3946:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3935
+	JZ    shuf_done_3948
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3936:
+shuf_rows_3949:
 	VMOVD        (R10), X8
 	VPINSRD      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -36577,15 +36836,15 @@ shuf_rows_3936:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3936
+	JNZ          shuf_rows_3949
 
-shuf_done_3935:
+shuf_done_3948:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3937
+	JZ    shuf_done_3950
 
-shuf_rows_3938:
+shuf_rows_3951:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36598,30 +36857,30 @@ shuf_rows_3938:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3938
+	JNZ          shuf_rows_3951
 
-shuf_done_3937:
+shuf_done_3950:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3931
+	JNZ  shuf_planes_3944
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3911:
+rowsShuffleNarrowAVX2_value_3924:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3939
+	JNE     shufn_list_3952
 
-shuf_planes_3941:
+shuf_planes_3954:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3943
+	JZ    shuf_done_3956
 	MOVQ  CX, R10
 
-shuf_rows_3944:
+shuf_rows_3957:
 	VMOVD        (R10), X3
 	VPINSRD      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -36632,17 +36891,17 @@ shuf_rows_3944:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3944
+	JNZ          shuf_rows_3957
 
-shuf_done_3943:
+shuf_done_3956:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3941
+	JNZ  shuf_planes_3954
 	VZEROUPPER
 	RET
 
-shufn_list_3939:
+shufn_list_3952:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36651,12 +36910,12 @@ shufn_list_3939:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3945
+	JZ      shuf_no_run_3958
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3945:
+shuf_no_run_3958:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36666,52 +36925,52 @@ shuf_no_run_3945:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3940
+	JA    shufn_list_loads_3953
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3946:
+shuf_offs_3959:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3947
+	JAE     shuf_offs_done_3960
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3946
+	JMP     shuf_offs_3959
 
-shuf_offs_done_3947:
+shuf_offs_done_3960:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3940
+	JA   shufn_list_loads_3953
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3948:
+shuf_offs_3961:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3949
+	JAE     shuf_offs_done_3962
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3948
+	JMP     shuf_offs_3961
 
-shuf_offs_done_3949:
+shuf_offs_done_3962:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3950:
+shuf_planes_3963:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3952
+	JZ      shuf_done_3965
 
-shuf_rows_3953:
+shuf_rows_3966:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -36724,16 +36983,16 @@ shuf_rows_3953:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3953
+	JNZ          shuf_rows_3966
 
-shuf_done_3952:
+shuf_done_3965:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3954
+	JZ    shuf_done_3967
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3955:
+shuf_rows_3968:
 	VMOVD        (R10), X11
 	VPINSRD      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -36744,15 +37003,15 @@ shuf_rows_3955:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3955
+	JNZ          shuf_rows_3968
 
-shuf_done_3954:
+shuf_done_3967:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3956
+	JZ      shuf_done_3969
 
-shuf_rows_3957:
+shuf_rows_3970:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X12
@@ -36765,25 +37024,25 @@ shuf_rows_3957:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3957
+	JNZ          shuf_rows_3970
 
-shuf_done_3956:
+shuf_done_3969:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3950
+	JNZ  shuf_planes_3963
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3940:
-shuf_planes_3958:
+shufn_list_loads_3953:
+shuf_planes_3971:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3960
+	JZ    shuf_done_3973
 
-shuf_rows_3961:
+shuf_rows_3974:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36797,16 +37056,16 @@ shuf_rows_3961:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3961
+	JNZ          shuf_rows_3974
 
-shuf_done_3960:
+shuf_done_3973:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3962
+	JZ    shuf_done_3975
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3963:
+shuf_rows_3976:
 	VMOVD        (R10), X10
 	VPINSRD      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -36817,15 +37076,15 @@ shuf_rows_3963:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3963
+	JNZ          shuf_rows_3976
 
-shuf_done_3962:
+shuf_done_3975:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3964
+	JZ    shuf_done_3977
 
-shuf_rows_3965:
+shuf_rows_3978:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36839,31 +37098,31 @@ shuf_rows_3965:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3965
+	JNZ          shuf_rows_3978
 
-shuf_done_3964:
+shuf_done_3977:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3958
+	JNZ  shuf_planes_3971
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3741:
+shufn_d16o16_3754:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3966
+	JE      rowsShuffleNarrowAVX2_value_3979
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3967
+	JNE     shufn_list_3980
 
-shuf_planes_3969:
+shuf_planes_3982:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3971
+	JZ    shuf_done_3984
 	MOVQ  CX, R10
 
-shuf_rows_3972:
+shuf_rows_3985:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -36872,17 +37131,17 @@ shuf_rows_3972:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3972
+	JNZ          shuf_rows_3985
 
-shuf_done_3971:
+shuf_done_3984:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3969
+	JNZ  shuf_planes_3982
 	VZEROUPPER
 	RET
 
-shufn_list_3967:
+shufn_list_3980:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36891,12 +37150,12 @@ shufn_list_3967:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3973
+	JZ      shuf_no_run_3986
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3973:
+shuf_no_run_3986:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36906,52 +37165,52 @@ shuf_no_run_3973:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3968
+	JA    shufn_list_loads_3981
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3974:
+shuf_offs_3987:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3975
+	JAE     shuf_offs_done_3988
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3974
+	JMP     shuf_offs_3987
 
-shuf_offs_done_3975:
+shuf_offs_done_3988:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3968
+	JA   shufn_list_loads_3981
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3976:
+shuf_offs_3989:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3977
+	JAE     shuf_offs_done_3990
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3976
+	JMP     shuf_offs_3989
 
-shuf_offs_done_3977:
+shuf_offs_done_3990:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3978:
+shuf_planes_3991:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3980
+	JZ      shuf_done_3993
 
-shuf_rows_3981:
+shuf_rows_3994:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -36962,16 +37221,16 @@ shuf_rows_3981:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3981
+	JNZ          shuf_rows_3994
 
-shuf_done_3980:
+shuf_done_3993:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3982
+	JZ    shuf_done_3995
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3983:
+shuf_rows_3996:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -36980,15 +37239,15 @@ shuf_rows_3983:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3983
+	JNZ          shuf_rows_3996
 
-shuf_done_3982:
+shuf_done_3995:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3984
+	JZ      shuf_done_3997
 
-shuf_rows_3985:
+shuf_rows_3998:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36999,25 +37258,25 @@ shuf_rows_3985:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3985
+	JNZ          shuf_rows_3998
 
-shuf_done_3984:
+shuf_done_3997:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3978
+	JNZ  shuf_planes_3991
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3968:
-shuf_planes_3986:
+shufn_list_loads_3981:
+shuf_planes_3999:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3988
+	JZ    shuf_done_4001
 
-shuf_rows_3989:
+shuf_rows_4002:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -37029,16 +37288,16 @@ shuf_rows_3989:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3989
+	JNZ          shuf_rows_4002
 
-shuf_done_3988:
+shuf_done_4001:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3990
+	JZ    shuf_done_4003
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3991:
+shuf_rows_4004:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -37047,15 +37306,15 @@ shuf_rows_3991:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3991
+	JNZ          shuf_rows_4004
 
-shuf_done_3990:
+shuf_done_4003:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3992
+	JZ    shuf_done_4005
 
-shuf_rows_3993:
+shuf_rows_4006:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -37067,30 +37326,30 @@ shuf_rows_3993:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3993
+	JNZ          shuf_rows_4006
 
-shuf_done_3992:
+shuf_done_4005:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3986
+	JNZ  shuf_planes_3999
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3966:
+rowsShuffleNarrowAVX2_value_3979:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3994
+	JNE     shufn_list_4007
 
-shuf_planes_3996:
+shuf_planes_4009:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3998
+	JZ    shuf_done_4011
 	MOVQ  CX, R10
 
-shuf_rows_3999:
+shuf_rows_4012:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -37100,17 +37359,17 @@ shuf_rows_3999:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3999
+	JNZ          shuf_rows_4012
 
-shuf_done_3998:
+shuf_done_4011:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3996
+	JNZ  shuf_planes_4009
 	VZEROUPPER
 	RET
 
-shufn_list_3994:
+shufn_list_4007:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -37119,12 +37378,12 @@ shufn_list_3994:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4000
+	JZ      shuf_no_run_4013
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4000:
+shuf_no_run_4013:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37134,52 +37393,52 @@ shuf_no_run_4000:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3995
+	JA    shufn_list_loads_4008
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4001:
+shuf_offs_4014:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4002
+	JAE     shuf_offs_done_4015
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4001
+	JMP     shuf_offs_4014
 
-shuf_offs_done_4002:
+shuf_offs_done_4015:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3995
+	JA   shufn_list_loads_4008
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4003:
+shuf_offs_4016:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4004
+	JAE     shuf_offs_done_4017
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4003
+	JMP     shuf_offs_4016
 
-shuf_offs_done_4004:
+shuf_offs_done_4017:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4005:
+shuf_planes_4018:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4007
+	JZ      shuf_done_4020
 
-shuf_rows_4008:
+shuf_rows_4021:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -37191,16 +37450,16 @@ shuf_rows_4008:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_4008
+	JNZ          shuf_rows_4021
 
-shuf_done_4007:
+shuf_done_4020:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4009
+	JZ    shuf_done_4022
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4010:
+shuf_rows_4023:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -37210,15 +37469,15 @@ shuf_rows_4010:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_4010
+	JNZ          shuf_rows_4023
 
-shuf_done_4009:
+shuf_done_4022:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4011
+	JZ      shuf_done_4024
 
-shuf_rows_4012:
+shuf_rows_4025:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -37230,25 +37489,25 @@ shuf_rows_4012:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_4012
+	JNZ          shuf_rows_4025
 
-shuf_done_4011:
+shuf_done_4024:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4005
+	JNZ  shuf_planes_4018
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3995:
-shuf_planes_4013:
+shufn_list_loads_4008:
+shuf_planes_4026:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4015
+	JZ    shuf_done_4028
 
-shuf_rows_4016:
+shuf_rows_4029:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -37261,16 +37520,16 @@ shuf_rows_4016:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_4016
+	JNZ          shuf_rows_4029
 
-shuf_done_4015:
+shuf_done_4028:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4017
+	JZ    shuf_done_4030
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4018:
+shuf_rows_4031:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -37280,15 +37539,15 @@ shuf_rows_4018:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_4018
+	JNZ          shuf_rows_4031
 
-shuf_done_4017:
+shuf_done_4030:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4019
+	JZ    shuf_done_4032
 
-shuf_rows_4020:
+shuf_rows_4033:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -37301,32 +37560,32 @@ shuf_rows_4020:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_4020
+	JNZ          shuf_rows_4033
 
-shuf_done_4019:
+shuf_done_4032:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4013
+	JNZ  shuf_planes_4026
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3742:
+shufn_d16o32_3755:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4021
+	JE      rowsShuffleNarrowAVX2_value_4034
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4022
+	JNE     shufn_list_4035
 
-shuf_planes_4024:
+shuf_planes_4037:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4026
+	JZ    shuf_done_4039
 	MOVQ  CX, R10
 
-shuf_rows_4027:
+shuf_rows_4040:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -37336,17 +37595,17 @@ shuf_rows_4027:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4027
+	JNZ         shuf_rows_4040
 
-shuf_done_4026:
+shuf_done_4039:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4024
+	JNZ  shuf_planes_4037
 	VZEROUPPER
 	RET
 
-shufn_list_4022:
+shufn_list_4035:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37355,12 +37614,12 @@ shufn_list_4022:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4028
+	JZ      shuf_no_run_4041
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4028:
+shuf_no_run_4041:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37370,52 +37629,52 @@ shuf_no_run_4028:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4023
+	JA    shufn_list_loads_4036
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4029:
+shuf_offs_4042:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4030
+	JAE     shuf_offs_done_4043
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4029
+	JMP     shuf_offs_4042
 
-shuf_offs_done_4030:
+shuf_offs_done_4043:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4023
+	JA   shufn_list_loads_4036
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4031:
+shuf_offs_4044:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4032
+	JAE     shuf_offs_done_4045
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4031
+	JMP     shuf_offs_4044
 
-shuf_offs_done_4032:
+shuf_offs_done_4045:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4033:
+shuf_planes_4046:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4035
+	JZ      shuf_done_4048
 
-shuf_rows_4036:
+shuf_rows_4049:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -37427,16 +37686,16 @@ shuf_rows_4036:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4036
+	JNZ         shuf_rows_4049
 
-shuf_done_4035:
+shuf_done_4048:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4037
+	JZ    shuf_done_4050
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4038:
+shuf_rows_4051:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -37446,15 +37705,15 @@ shuf_rows_4038:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4038
+	JNZ         shuf_rows_4051
 
-shuf_done_4037:
+shuf_done_4050:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4039
+	JZ      shuf_done_4052
 
-shuf_rows_4040:
+shuf_rows_4053:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -37466,25 +37725,25 @@ shuf_rows_4040:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4040
+	JNZ         shuf_rows_4053
 
-shuf_done_4039:
+shuf_done_4052:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4033
+	JNZ  shuf_planes_4046
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4023:
-shuf_planes_4041:
+shufn_list_loads_4036:
+shuf_planes_4054:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4043
+	JZ    shuf_done_4056
 
-shuf_rows_4044:
+shuf_rows_4057:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37497,16 +37756,16 @@ shuf_rows_4044:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4044
+	JNZ         shuf_rows_4057
 
-shuf_done_4043:
+shuf_done_4056:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4045
+	JZ    shuf_done_4058
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4046:
+shuf_rows_4059:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -37516,15 +37775,15 @@ shuf_rows_4046:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4046
+	JNZ         shuf_rows_4059
 
-shuf_done_4045:
+shuf_done_4058:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4047
+	JZ    shuf_done_4060
 
-shuf_rows_4048:
+shuf_rows_4061:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37537,32 +37796,32 @@ shuf_rows_4048:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4048
+	JNZ         shuf_rows_4061
 
-shuf_done_4047:
+shuf_done_4060:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4041
+	JNZ  shuf_planes_4054
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4021:
+rowsShuffleNarrowAVX2_value_4034:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4049
+	JNE     shufn_list_4062
 
-shuf_planes_4051:
+shuf_planes_4064:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4053
+	JZ    shuf_done_4066
 	MOVQ  CX, R10
 
-shuf_rows_4054:
+shuf_rows_4067:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -37574,17 +37833,17 @@ shuf_rows_4054:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4054
+	JNZ         shuf_rows_4067
 
-shuf_done_4053:
+shuf_done_4066:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4051
+	JNZ  shuf_planes_4064
 	VZEROUPPER
 	RET
 
-shufn_list_4049:
+shufn_list_4062:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37593,12 +37852,12 @@ shufn_list_4049:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4055
+	JZ      shuf_no_run_4068
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4055:
+shuf_no_run_4068:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37608,52 +37867,52 @@ shuf_no_run_4055:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4050
+	JA    shufn_list_loads_4063
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4056:
+shuf_offs_4069:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4057
+	JAE     shuf_offs_done_4070
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4056
+	JMP     shuf_offs_4069
 
-shuf_offs_done_4057:
+shuf_offs_done_4070:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4050
+	JA   shufn_list_loads_4063
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4058:
+shuf_offs_4071:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4059
+	JAE     shuf_offs_done_4072
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4058
+	JMP     shuf_offs_4071
 
-shuf_offs_done_4059:
+shuf_offs_done_4072:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4060:
+shuf_planes_4073:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4062
+	JZ      shuf_done_4075
 
-shuf_rows_4063:
+shuf_rows_4076:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -37667,16 +37926,16 @@ shuf_rows_4063:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4063
+	JNZ         shuf_rows_4076
 
-shuf_done_4062:
+shuf_done_4075:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4064
+	JZ    shuf_done_4077
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4065:
+shuf_rows_4078:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -37688,15 +37947,15 @@ shuf_rows_4065:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4065
+	JNZ         shuf_rows_4078
 
-shuf_done_4064:
+shuf_done_4077:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4066
+	JZ      shuf_done_4079
 
-shuf_rows_4067:
+shuf_rows_4080:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -37710,25 +37969,25 @@ shuf_rows_4067:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4067
+	JNZ         shuf_rows_4080
 
-shuf_done_4066:
+shuf_done_4079:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4060
+	JNZ  shuf_planes_4073
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4050:
-shuf_planes_4068:
+shufn_list_loads_4063:
+shuf_planes_4081:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4070
+	JZ    shuf_done_4083
 
-shuf_rows_4071:
+shuf_rows_4084:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37743,16 +38002,16 @@ shuf_rows_4071:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4071
+	JNZ         shuf_rows_4084
 
-shuf_done_4070:
+shuf_done_4083:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4072
+	JZ    shuf_done_4085
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4073:
+shuf_rows_4086:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -37764,15 +38023,15 @@ shuf_rows_4073:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4073
+	JNZ         shuf_rows_4086
 
-shuf_done_4072:
+shuf_done_4085:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4074
+	JZ    shuf_done_4087
 
-shuf_rows_4075:
+shuf_rows_4088:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37787,32 +38046,32 @@ shuf_rows_4075:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4075
+	JNZ         shuf_rows_4088
 
-shuf_done_4074:
+shuf_done_4087:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4068
+	JNZ  shuf_planes_4081
 	VZEROUPPER
 	RET
 
-shufn_c8o32_3743:
+shufn_c8o32_3756:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4076
+	JE      rowsShuffleNarrowAVX2_value_4089
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4077
+	JNE     shufn_list_4090
 
-shuf_planes_4079:
+shuf_planes_4092:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4081
+	JZ    shuf_done_4094
 	MOVQ  CX, R10
 
-shuf_rows_4082:
+shuf_rows_4095:
 	VMOVQ       (R10), X1
 	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37823,17 +38082,17 @@ shuf_rows_4082:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4082
+	JNZ         shuf_rows_4095
 
-shuf_done_4081:
+shuf_done_4094:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4079
+	JNZ  shuf_planes_4092
 	VZEROUPPER
 	RET
 
-shufn_list_4077:
+shufn_list_4090:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37842,12 +38101,12 @@ shufn_list_4077:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4083
+	JZ      shuf_no_run_4096
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4083:
+shuf_no_run_4096:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37857,52 +38116,52 @@ shuf_no_run_4083:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4078
+	JA    shufn_list_loads_4091
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4084:
+shuf_offs_4097:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4085
+	JAE     shuf_offs_done_4098
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4084
+	JMP     shuf_offs_4097
 
-shuf_offs_done_4085:
+shuf_offs_done_4098:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4078
+	JA   shufn_list_loads_4091
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4086:
+shuf_offs_4099:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4087
+	JAE     shuf_offs_done_4100
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4086
+	JMP     shuf_offs_4099
 
-shuf_offs_done_4087:
+shuf_offs_done_4100:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4088:
+shuf_planes_4101:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4090
+	JZ      shuf_done_4103
 
-shuf_rows_4091:
+shuf_rows_4104:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X9
@@ -37915,16 +38174,16 @@ shuf_rows_4091:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4091
+	JNZ         shuf_rows_4104
 
-shuf_done_4090:
+shuf_done_4103:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4092
+	JZ    shuf_done_4105
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4093:
+shuf_rows_4106:
 	VMOVQ       (R10), X11
 	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37935,15 +38194,15 @@ shuf_rows_4093:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4093
+	JNZ         shuf_rows_4106
 
-shuf_done_4092:
+shuf_done_4105:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4094
+	JZ      shuf_done_4107
 
-shuf_rows_4095:
+shuf_rows_4108:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37956,25 +38215,25 @@ shuf_rows_4095:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4095
+	JNZ         shuf_rows_4108
 
-shuf_done_4094:
+shuf_done_4107:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4088
+	JNZ  shuf_planes_4101
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4078:
-shuf_planes_4096:
+shufn_list_loads_4091:
+shuf_planes_4109:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4098
+	JZ    shuf_done_4111
 
-shuf_rows_4099:
+shuf_rows_4112:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37988,16 +38247,16 @@ shuf_rows_4099:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4099
+	JNZ         shuf_rows_4112
 
-shuf_done_4098:
+shuf_done_4111:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4100
+	JZ    shuf_done_4113
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4101:
+shuf_rows_4114:
 	VMOVQ       (R10), X10
 	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -38008,15 +38267,15 @@ shuf_rows_4101:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4101
+	JNZ         shuf_rows_4114
 
-shuf_done_4100:
+shuf_done_4113:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4102
+	JZ    shuf_done_4115
 
-shuf_rows_4103:
+shuf_rows_4116:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38030,32 +38289,32 @@ shuf_rows_4103:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4103
+	JNZ         shuf_rows_4116
 
-shuf_done_4102:
+shuf_done_4115:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4096
+	JNZ  shuf_planes_4109
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4076:
+rowsShuffleNarrowAVX2_value_4089:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4104
+	JNE     shufn_list_4117
 
-shuf_planes_4106:
+shuf_planes_4119:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4108
+	JZ    shuf_done_4121
 	MOVQ  CX, R10
 
-shuf_rows_4109:
+shuf_rows_4122:
 	VMOVQ       (R10), X5
 	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -38068,17 +38327,17 @@ shuf_rows_4109:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4109
+	JNZ         shuf_rows_4122
 
-shuf_done_4108:
+shuf_done_4121:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4106
+	JNZ  shuf_planes_4119
 	VZEROUPPER
 	RET
 
-shufn_list_4104:
+shufn_list_4117:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -38087,12 +38346,12 @@ shufn_list_4104:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4110
+	JZ      shuf_no_run_4123
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4110:
+shuf_no_run_4123:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38102,52 +38361,52 @@ shuf_no_run_4110:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4105
+	JA    shufn_list_loads_4118
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4111:
+shuf_offs_4124:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4112
+	JAE     shuf_offs_done_4125
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4111
+	JMP     shuf_offs_4124
 
-shuf_offs_done_4112:
+shuf_offs_done_4125:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4105
+	JA   shufn_list_loads_4118
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4113:
+shuf_offs_4126:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4114
+	JAE     shuf_offs_done_4127
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4113
+	JMP     shuf_offs_4126
 
-shuf_offs_done_4114:
+shuf_offs_done_4127:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4115:
+shuf_planes_4128:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4117
+	JZ      shuf_done_4130
 
-shuf_rows_4118:
+shuf_rows_4131:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -38162,16 +38421,16 @@ shuf_rows_4118:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4118
+	JNZ         shuf_rows_4131
 
-shuf_done_4117:
+shuf_done_4130:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4119
+	JZ    shuf_done_4132
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4120:
+shuf_rows_4133:
 	VMOVQ       (R10), X14
 	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -38184,15 +38443,15 @@ shuf_rows_4120:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4120
+	JNZ         shuf_rows_4133
 
-shuf_done_4119:
+shuf_done_4132:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4121
+	JZ      shuf_done_4134
 
-shuf_rows_4122:
+shuf_rows_4135:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X15
@@ -38207,25 +38466,25 @@ shuf_rows_4122:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4122
+	JNZ         shuf_rows_4135
 
-shuf_done_4121:
+shuf_done_4134:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4115
+	JNZ  shuf_planes_4128
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4105:
-shuf_planes_4123:
+shufn_list_loads_4118:
+shuf_planes_4136:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4125
+	JZ    shuf_done_4138
 
-shuf_rows_4126:
+shuf_rows_4139:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38241,16 +38500,16 @@ shuf_rows_4126:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4126
+	JNZ         shuf_rows_4139
 
-shuf_done_4125:
+shuf_done_4138:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4127
+	JZ    shuf_done_4140
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4128:
+shuf_rows_4141:
 	VMOVQ       (R10), X13
 	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -38263,15 +38522,15 @@ shuf_rows_4128:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4128
+	JNZ         shuf_rows_4141
 
-shuf_done_4127:
+shuf_done_4140:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4129
+	JZ    shuf_done_4142
 
-shuf_rows_4130:
+shuf_rows_4143:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38287,32 +38546,32 @@ shuf_rows_4130:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4130
+	JNZ         shuf_rows_4143
 
-shuf_done_4129:
+shuf_done_4142:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4123
+	JNZ  shuf_planes_4136
 	VZEROUPPER
 	RET
 
-shufn_c4o32_3744:
+shufn_c4o32_3757:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4131
+	JE      rowsShuffleNarrowAVX2_value_4144
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4132
+	JNE     shufn_list_4145
 
-shuf_planes_4134:
+shuf_planes_4147:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4136
+	JZ    shuf_done_4149
 	MOVQ  CX, R10
 
-shuf_rows_4137:
+shuf_rows_4150:
 	VMOVD       (R10), X1
 	VPINSRD     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -38323,17 +38582,17 @@ shuf_rows_4137:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4137
+	JNZ         shuf_rows_4150
 
-shuf_done_4136:
+shuf_done_4149:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4134
+	JNZ  shuf_planes_4147
 	VZEROUPPER
 	RET
 
-shufn_list_4132:
+shufn_list_4145:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38342,12 +38601,12 @@ shufn_list_4132:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4138
+	JZ      shuf_no_run_4151
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4138:
+shuf_no_run_4151:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38357,52 +38616,52 @@ shuf_no_run_4138:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4133
+	JA    shufn_list_loads_4146
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4139:
+shuf_offs_4152:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4140
+	JAE     shuf_offs_done_4153
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4139
+	JMP     shuf_offs_4152
 
-shuf_offs_done_4140:
+shuf_offs_done_4153:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4133
+	JA   shufn_list_loads_4146
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4141:
+shuf_offs_4154:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4142
+	JAE     shuf_offs_done_4155
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4141
+	JMP     shuf_offs_4154
 
-shuf_offs_done_4142:
+shuf_offs_done_4155:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4143:
+shuf_planes_4156:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4145
+	JZ      shuf_done_4158
 
-shuf_rows_4146:
+shuf_rows_4159:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X9
@@ -38415,16 +38674,16 @@ shuf_rows_4146:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4146
+	JNZ         shuf_rows_4159
 
-shuf_done_4145:
+shuf_done_4158:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4147
+	JZ    shuf_done_4160
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4148:
+shuf_rows_4161:
 	VMOVD       (R10), X11
 	VPINSRD     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -38435,15 +38694,15 @@ shuf_rows_4148:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4148
+	JNZ         shuf_rows_4161
 
-shuf_done_4147:
+shuf_done_4160:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4149
+	JZ      shuf_done_4162
 
-shuf_rows_4150:
+shuf_rows_4163:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -38456,25 +38715,25 @@ shuf_rows_4150:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4150
+	JNZ         shuf_rows_4163
 
-shuf_done_4149:
+shuf_done_4162:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4143
+	JNZ  shuf_planes_4156
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4133:
-shuf_planes_4151:
+shufn_list_loads_4146:
+shuf_planes_4164:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4153
+	JZ    shuf_done_4166
 
-shuf_rows_4154:
+shuf_rows_4167:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38488,16 +38747,16 @@ shuf_rows_4154:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4154
+	JNZ         shuf_rows_4167
 
-shuf_done_4153:
+shuf_done_4166:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4155
+	JZ    shuf_done_4168
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4156:
+shuf_rows_4169:
 	VMOVD       (R10), X10
 	VPINSRD     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -38508,15 +38767,15 @@ shuf_rows_4156:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4156
+	JNZ         shuf_rows_4169
 
-shuf_done_4155:
+shuf_done_4168:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4157
+	JZ    shuf_done_4170
 
-shuf_rows_4158:
+shuf_rows_4171:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38530,32 +38789,32 @@ shuf_rows_4158:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4158
+	JNZ         shuf_rows_4171
 
-shuf_done_4157:
+shuf_done_4170:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4151
+	JNZ  shuf_planes_4164
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4131:
+rowsShuffleNarrowAVX2_value_4144:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4159
+	JNE     shufn_list_4172
 
-shuf_planes_4161:
+shuf_planes_4174:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4163
+	JZ    shuf_done_4176
 	MOVQ  CX, R10
 
-shuf_rows_4164:
+shuf_rows_4177:
 	VMOVD       (R10), X5
 	VPINSRD     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -38568,17 +38827,17 @@ shuf_rows_4164:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4164
+	JNZ         shuf_rows_4177
 
-shuf_done_4163:
+shuf_done_4176:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4161
+	JNZ  shuf_planes_4174
 	VZEROUPPER
 	RET
 
-shufn_list_4159:
+shufn_list_4172:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -38587,12 +38846,12 @@ shufn_list_4159:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4165
+	JZ      shuf_no_run_4178
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4165:
+shuf_no_run_4178:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38602,52 +38861,52 @@ shuf_no_run_4165:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4160
+	JA    shufn_list_loads_4173
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4166:
+shuf_offs_4179:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4167
+	JAE     shuf_offs_done_4180
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4166
+	JMP     shuf_offs_4179
 
-shuf_offs_done_4167:
+shuf_offs_done_4180:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4160
+	JA   shufn_list_loads_4173
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4168:
+shuf_offs_4181:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4169
+	JAE     shuf_offs_done_4182
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4168
+	JMP     shuf_offs_4181
 
-shuf_offs_done_4169:
+shuf_offs_done_4182:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4170:
+shuf_planes_4183:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4172
+	JZ      shuf_done_4185
 
-shuf_rows_4173:
+shuf_rows_4186:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -38662,16 +38921,16 @@ shuf_rows_4173:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4173
+	JNZ         shuf_rows_4186
 
-shuf_done_4172:
+shuf_done_4185:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4174
+	JZ    shuf_done_4187
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4175:
+shuf_rows_4188:
 	VMOVD       (R10), X14
 	VPINSRD     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -38684,15 +38943,15 @@ shuf_rows_4175:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4175
+	JNZ         shuf_rows_4188
 
-shuf_done_4174:
+shuf_done_4187:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4176
+	JZ      shuf_done_4189
 
-shuf_rows_4177:
+shuf_rows_4190:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X15
@@ -38707,25 +38966,25 @@ shuf_rows_4177:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4177
+	JNZ         shuf_rows_4190
 
-shuf_done_4176:
+shuf_done_4189:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4170
+	JNZ  shuf_planes_4183
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4160:
-shuf_planes_4178:
+shufn_list_loads_4173:
+shuf_planes_4191:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4180
+	JZ    shuf_done_4193
 
-shuf_rows_4181:
+shuf_rows_4194:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38741,16 +39000,16 @@ shuf_rows_4181:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4181
+	JNZ         shuf_rows_4194
 
-shuf_done_4180:
+shuf_done_4193:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4182
+	JZ    shuf_done_4195
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4183:
+shuf_rows_4196:
 	VMOVD       (R10), X13
 	VPINSRD     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -38763,15 +39022,15 @@ shuf_rows_4183:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4183
+	JNZ         shuf_rows_4196
 
-shuf_done_4182:
+shuf_done_4195:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4184
+	JZ    shuf_done_4197
 
-shuf_rows_4185:
+shuf_rows_4198:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38787,31 +39046,31 @@ shuf_rows_4185:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4185
+	JNZ         shuf_rows_4198
 
-shuf_done_4184:
+shuf_done_4197:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4178
+	JNZ  shuf_planes_4191
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3739:
+shufn_c8o8_3752:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4186
+	JE      rowsShuffleNarrowAVX2_value_4199
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4187
+	JNE     shufn_list_4200
 
-shuf_planes_4189:
+shuf_planes_4202:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4191
+	JZ    shuf_done_4204
 	MOVQ  CX, R10
 
-shuf_rows_4192:
+shuf_rows_4205:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38820,17 +39079,17 @@ shuf_rows_4192:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4192
+	JNZ     shuf_rows_4205
 
-shuf_done_4191:
+shuf_done_4204:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4189
+	JNZ  shuf_planes_4202
 	VZEROUPPER
 	RET
 
-shufn_list_4187:
+shufn_list_4200:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38839,12 +39098,12 @@ shufn_list_4187:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4193
+	JZ      shuf_no_run_4206
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4193:
+shuf_no_run_4206:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38854,52 +39113,52 @@ shuf_no_run_4193:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4188
+	JA    shufn_list_loads_4201
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4194:
+shuf_offs_4207:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4195
+	JAE     shuf_offs_done_4208
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4194
+	JMP     shuf_offs_4207
 
-shuf_offs_done_4195:
+shuf_offs_done_4208:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4188
+	JA   shufn_list_loads_4201
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4196:
+shuf_offs_4209:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4197
+	JAE     shuf_offs_done_4210
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4196
+	JMP     shuf_offs_4209
 
-shuf_offs_done_4197:
+shuf_offs_done_4210:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4198:
+shuf_planes_4211:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4200
+	JZ      shuf_done_4213
 
-shuf_rows_4201:
+shuf_rows_4214:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38910,16 +39169,16 @@ shuf_rows_4201:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4201
+	JNZ     shuf_rows_4214
 
-shuf_done_4200:
+shuf_done_4213:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4202
+	JZ    shuf_done_4215
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4203:
+shuf_rows_4216:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38928,15 +39187,15 @@ shuf_rows_4203:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4203
+	JNZ     shuf_rows_4216
 
-shuf_done_4202:
+shuf_done_4215:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4204
+	JZ      shuf_done_4217
 
-shuf_rows_4205:
+shuf_rows_4218:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38947,25 +39206,25 @@ shuf_rows_4205:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4205
+	JNZ     shuf_rows_4218
 
-shuf_done_4204:
+shuf_done_4217:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4198
+	JNZ  shuf_planes_4211
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4188:
-shuf_planes_4206:
+shufn_list_loads_4201:
+shuf_planes_4219:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4208
+	JZ    shuf_done_4221
 
-shuf_rows_4209:
+shuf_rows_4222:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38977,16 +39236,16 @@ shuf_rows_4209:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4209
+	JNZ     shuf_rows_4222
 
-shuf_done_4208:
+shuf_done_4221:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4210
+	JZ    shuf_done_4223
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4211:
+shuf_rows_4224:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38995,15 +39254,15 @@ shuf_rows_4211:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4211
+	JNZ     shuf_rows_4224
 
-shuf_done_4210:
+shuf_done_4223:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4212
+	JZ    shuf_done_4225
 
-shuf_rows_4213:
+shuf_rows_4226:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -39015,30 +39274,30 @@ shuf_rows_4213:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4213
+	JNZ     shuf_rows_4226
 
-shuf_done_4212:
+shuf_done_4225:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4206
+	JNZ  shuf_planes_4219
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4186:
+rowsShuffleNarrowAVX2_value_4199:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4214
+	JNE     shufn_list_4227
 
-shuf_planes_4216:
+shuf_planes_4229:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4218
+	JZ    shuf_done_4231
 	MOVQ  CX, R10
 
-shuf_rows_4219:
+shuf_rows_4232:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -39048,17 +39307,17 @@ shuf_rows_4219:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4219
+	JNZ       shuf_rows_4232
 
-shuf_done_4218:
+shuf_done_4231:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4216
+	JNZ  shuf_planes_4229
 	VZEROUPPER
 	RET
 
-shufn_list_4214:
+shufn_list_4227:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -39067,12 +39326,12 @@ shufn_list_4214:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4220
+	JZ      shuf_no_run_4233
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4220:
+shuf_no_run_4233:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -39082,52 +39341,52 @@ shuf_no_run_4220:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4215
+	JA    shufn_list_loads_4228
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4221:
+shuf_offs_4234:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4222
+	JAE     shuf_offs_done_4235
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4221
+	JMP     shuf_offs_4234
 
-shuf_offs_done_4222:
+shuf_offs_done_4235:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4215
+	JA   shufn_list_loads_4228
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4223:
+shuf_offs_4236:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4224
+	JAE     shuf_offs_done_4237
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4223
+	JMP     shuf_offs_4236
 
-shuf_offs_done_4224:
+shuf_offs_done_4237:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4225:
+shuf_planes_4238:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4227
+	JZ      shuf_done_4240
 
-shuf_rows_4228:
+shuf_rows_4241:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -39139,16 +39398,16 @@ shuf_rows_4228:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4228
+	JNZ       shuf_rows_4241
 
-shuf_done_4227:
+shuf_done_4240:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4229
+	JZ    shuf_done_4242
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4230:
+shuf_rows_4243:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39158,15 +39417,15 @@ shuf_rows_4230:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4230
+	JNZ       shuf_rows_4243
 
-shuf_done_4229:
+shuf_done_4242:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4231
+	JZ      shuf_done_4244
 
-shuf_rows_4232:
+shuf_rows_4245:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -39178,25 +39437,25 @@ shuf_rows_4232:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4232
+	JNZ       shuf_rows_4245
 
-shuf_done_4231:
+shuf_done_4244:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4225
+	JNZ  shuf_planes_4238
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4215:
-shuf_planes_4233:
+shufn_list_loads_4228:
+shuf_planes_4246:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4235
+	JZ    shuf_done_4248
 
-shuf_rows_4236:
+shuf_rows_4249:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39209,16 +39468,16 @@ shuf_rows_4236:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4236
+	JNZ       shuf_rows_4249
 
-shuf_done_4235:
+shuf_done_4248:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4237
+	JZ    shuf_done_4250
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4238:
+shuf_rows_4251:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39228,15 +39487,15 @@ shuf_rows_4238:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4238
+	JNZ       shuf_rows_4251
 
-shuf_done_4237:
+shuf_done_4250:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4239
+	JZ    shuf_done_4252
 
-shuf_rows_4240:
+shuf_rows_4253:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39249,31 +39508,31 @@ shuf_rows_4240:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4240
+	JNZ       shuf_rows_4253
 
-shuf_done_4239:
+shuf_done_4252:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4233
+	JNZ  shuf_planes_4246
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3740:
+shufn_c4o8_3753:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4241
+	JE      rowsShuffleNarrowAVX2_value_4254
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4242
+	JNE     shufn_list_4255
 
-shuf_planes_4244:
+shuf_planes_4257:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4246
+	JZ    shuf_done_4259
 	MOVQ  CX, R10
 
-shuf_rows_4247:
+shuf_rows_4260:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -39282,17 +39541,17 @@ shuf_rows_4247:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4247
+	JNZ     shuf_rows_4260
 
-shuf_done_4246:
+shuf_done_4259:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4244
+	JNZ  shuf_planes_4257
 	VZEROUPPER
 	RET
 
-shufn_list_4242:
+shufn_list_4255:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -39301,12 +39560,12 @@ shufn_list_4242:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4248
+	JZ      shuf_no_run_4261
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4248:
+shuf_no_run_4261:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -39316,52 +39575,52 @@ shuf_no_run_4248:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4243
+	JA    shufn_list_loads_4256
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4249:
+shuf_offs_4262:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4250
+	JAE     shuf_offs_done_4263
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4249
+	JMP     shuf_offs_4262
 
-shuf_offs_done_4250:
+shuf_offs_done_4263:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4243
+	JA   shufn_list_loads_4256
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4251:
+shuf_offs_4264:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4252
+	JAE     shuf_offs_done_4265
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4251
+	JMP     shuf_offs_4264
 
-shuf_offs_done_4252:
+shuf_offs_done_4265:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4253:
+shuf_planes_4266:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4255
+	JZ      shuf_done_4268
 
-shuf_rows_4256:
+shuf_rows_4269:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -39372,16 +39631,16 @@ shuf_rows_4256:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4256
+	JNZ     shuf_rows_4269
 
-shuf_done_4255:
+shuf_done_4268:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4257
+	JZ    shuf_done_4270
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4258:
+shuf_rows_4271:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -39390,15 +39649,15 @@ shuf_rows_4258:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4258
+	JNZ     shuf_rows_4271
 
-shuf_done_4257:
+shuf_done_4270:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4259
+	JZ      shuf_done_4272
 
-shuf_rows_4260:
+shuf_rows_4273:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -39409,25 +39668,25 @@ shuf_rows_4260:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4260
+	JNZ     shuf_rows_4273
 
-shuf_done_4259:
+shuf_done_4272:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4253
+	JNZ  shuf_planes_4266
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4243:
-shuf_planes_4261:
+shufn_list_loads_4256:
+shuf_planes_4274:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4263
+	JZ    shuf_done_4276
 
-shuf_rows_4264:
+shuf_rows_4277:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -39439,16 +39698,16 @@ shuf_rows_4264:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4264
+	JNZ     shuf_rows_4277
 
-shuf_done_4263:
+shuf_done_4276:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4265
+	JZ    shuf_done_4278
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4266:
+shuf_rows_4279:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -39457,15 +39716,15 @@ shuf_rows_4266:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4266
+	JNZ     shuf_rows_4279
 
-shuf_done_4265:
+shuf_done_4278:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4267
+	JZ    shuf_done_4280
 
-shuf_rows_4268:
+shuf_rows_4281:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -39477,30 +39736,30 @@ shuf_rows_4268:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4268
+	JNZ     shuf_rows_4281
 
-shuf_done_4267:
+shuf_done_4280:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4261
+	JNZ  shuf_planes_4274
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4241:
+rowsShuffleNarrowAVX2_value_4254:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4269
+	JNE     shufn_list_4282
 
-shuf_planes_4271:
+shuf_planes_4284:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4273
+	JZ    shuf_done_4286
 	MOVQ  CX, R10
 
-shuf_rows_4274:
+shuf_rows_4287:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -39510,17 +39769,17 @@ shuf_rows_4274:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4274
+	JNZ       shuf_rows_4287
 
-shuf_done_4273:
+shuf_done_4286:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4271
+	JNZ  shuf_planes_4284
 	VZEROUPPER
 	RET
 
-shufn_list_4269:
+shufn_list_4282:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -39529,12 +39788,12 @@ shufn_list_4269:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4275
+	JZ      shuf_no_run_4288
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4275:
+shuf_no_run_4288:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -39544,52 +39803,52 @@ shuf_no_run_4275:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4270
+	JA    shufn_list_loads_4283
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4276:
+shuf_offs_4289:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4277
+	JAE     shuf_offs_done_4290
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4276
+	JMP     shuf_offs_4289
 
-shuf_offs_done_4277:
+shuf_offs_done_4290:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4270
+	JA   shufn_list_loads_4283
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4278:
+shuf_offs_4291:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4279
+	JAE     shuf_offs_done_4292
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4278
+	JMP     shuf_offs_4291
 
-shuf_offs_done_4279:
+shuf_offs_done_4292:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4280:
+shuf_planes_4293:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4282
+	JZ      shuf_done_4295
 
-shuf_rows_4283:
+shuf_rows_4296:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -39601,16 +39860,16 @@ shuf_rows_4283:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4283
+	JNZ       shuf_rows_4296
 
-shuf_done_4282:
+shuf_done_4295:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4284
+	JZ    shuf_done_4297
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4285:
+shuf_rows_4298:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39620,15 +39879,15 @@ shuf_rows_4285:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4285
+	JNZ       shuf_rows_4298
 
-shuf_done_4284:
+shuf_done_4297:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4286
+	JZ      shuf_done_4299
 
-shuf_rows_4287:
+shuf_rows_4300:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -39640,25 +39899,25 @@ shuf_rows_4287:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4287
+	JNZ       shuf_rows_4300
 
-shuf_done_4286:
+shuf_done_4299:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4280
+	JNZ  shuf_planes_4293
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4270:
-shuf_planes_4288:
+shufn_list_loads_4283:
+shuf_planes_4301:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4290
+	JZ    shuf_done_4303
 
-shuf_rows_4291:
+shuf_rows_4304:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39671,16 +39930,16 @@ shuf_rows_4291:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4291
+	JNZ       shuf_rows_4304
 
-shuf_done_4290:
+shuf_done_4303:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4292
+	JZ    shuf_done_4305
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4293:
+shuf_rows_4306:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39690,15 +39949,15 @@ shuf_rows_4293:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4293
+	JNZ       shuf_rows_4306
 
-shuf_done_4292:
+shuf_done_4305:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4294
+	JZ    shuf_done_4307
 
-shuf_rows_4295:
+shuf_rows_4308:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39711,13 +39970,13 @@ shuf_rows_4295:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4295
+	JNZ       shuf_rows_4308
 
-shuf_done_4294:
+shuf_done_4307:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4288
+	JNZ  shuf_planes_4301
 	VZEROUPPER
 	RET
 
@@ -39725,9 +39984,9 @@ shuf_done_4294:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_4296
+	JE      ends_ret_4309
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_4296
+	JE      ends_ret_4309
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -39748,25 +40007,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_4297
+	JB      ends_narrow_4310
 
-ends_planes_4300:
+ends_planes_4313:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4301:
+ends_rows_4314:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4302:
+ends_mid_4315:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_4302
+	JB          ends_mid_4315
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -39785,36 +40044,36 @@ ends_mid_4302:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_4301
+	JNZ         ends_rows_4314
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_4300
+	JNZ         ends_planes_4313
 	VZEROUPPER
 	RET
 
-ends_narrow_4297:
+ends_narrow_4310:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_4298
+	JL   ends_short_4311
 
-ends_planes_4303:
+ends_planes_4316:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4304:
+ends_rows_4317:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4305:
+ends_mid_4318:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_4305
+	JB        ends_mid_4318
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -39830,29 +40089,29 @@ ends_mid_4305:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4304
+	JNZ       ends_rows_4317
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4303
+	JNZ       ends_planes_4316
 	VZEROUPPER
 	RET
 
-ends_short_4298:
+ends_short_4311:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_4299
+	JLE  ends_tiny_4312
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_4306
+	JL   ends_halves_4319
 
-ends_planes_4307:
+ends_planes_4320:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4308:
+ends_rows_4321:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39871,21 +40130,21 @@ ends_rows_4308:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4308
+	JNZ       ends_rows_4321
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4307
+	JNZ       ends_planes_4320
 	VZEROUPPER
 	RET
 
-ends_halves_4306:
-ends_planes_4309:
+ends_halves_4319:
+ends_planes_4322:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4310:
+ends_rows_4323:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -39906,21 +40165,21 @@ ends_rows_4310:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4310
+	JNZ       ends_rows_4323
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4309
+	JNZ       ends_planes_4322
 	VZEROUPPER
 	RET
 
-ends_tiny_4299:
-ends_planes_4311:
+ends_tiny_4312:
+ends_planes_4324:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4312:
+ends_rows_4325:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39939,24 +40198,24 @@ ends_rows_4312:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4312
+	JNZ       ends_rows_4325
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4311
+	JNZ       ends_planes_4324
 	VZEROUPPER
 	RET
 
-ends_ret_4296:
+ends_ret_4309:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_4313
+	JE      endsw_ret_4326
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_4313
+	JE      endsw_ret_4326
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -39976,23 +40235,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_4314:
+endsw_planes_4327:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_4315:
+endsw_rows_4328:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_4316:
+endsw_copy_4329:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_4316
+	JB        endsw_copy_4329
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -40008,15 +40267,15 @@ endsw_copy_4316:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_4315
+	JNZ       endsw_rows_4328
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_4314
+	JNZ       endsw_planes_4327
 	VZEROUPPER
 	RET
 
-endsw_ret_4313:
+endsw_ret_4326:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -40024,7 +40283,7 @@ endsw_ret_4313:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4317
+	JZ    wrap_ret_4330
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -40033,18 +40292,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4318:
+wrap_rows_4331:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_4319
+	JB   cx_short_4332
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4321
+	JBE  copy_le2_4334
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4322
+	JBE  copy_le4_4335
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4323:
+copy_loop_4336:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -40056,7 +40315,7 @@ copy_loop_4323:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4323
+	JB      copy_loop_4336
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -40066,9 +40325,9 @@ copy_loop_4323:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4324
+	JMP     copy_done_4337
 
-copy_le4_4322:
+copy_le4_4335:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -40077,76 +40336,76 @@ copy_le4_4322:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4324
+	JMP     copy_done_4337
 
-copy_le2_4321:
+copy_le2_4334:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4324:
-	JMP cx_done_4320
+copy_done_4337:
+	JMP cx_done_4333
 
-cx_short_4319:
+cx_short_4332:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4326
+	JAE  ladder_4339
 	CMPQ BX, $0x00000008
-	JAE  ladder_4327
+	JAE  ladder_4340
 	CMPQ BX, $0x00000004
-	JAE  ladder_4328
+	JAE  ladder_4341
 	CMPQ BX, $0x00000002
-	JAE  ladder_4329
+	JAE  ladder_4342
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4325
-	JMP  ladder_4330
+	JB   ladder_done_4338
+	JMP  ladder_4343
 
-ladder_4326:
+ladder_4339:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4325
+	JMP     ladder_done_4338
 
-ladder_4327:
+ladder_4340:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4325
+	JMP  ladder_done_4338
 
-ladder_4328:
+ladder_4341:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4325
+	JMP  ladder_done_4338
 
-ladder_4329:
+ladder_4342:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4325
+	JMP  ladder_done_4338
 
-ladder_4330:
+ladder_4343:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4325:
-cx_done_4320:
+ladder_done_4338:
+cx_done_4333:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_4331
+	JB   cx_short_4344
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4333
+	JBE  copy_le2_4346
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4334
+	JBE  copy_le4_4347
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4335:
+copy_loop_4348:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40158,7 +40417,7 @@ copy_loop_4335:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4335
+	JB      copy_loop_4348
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40168,9 +40427,9 @@ copy_loop_4335:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4336
+	JMP     copy_done_4349
 
-copy_le4_4334:
+copy_le4_4347:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -40179,77 +40438,77 @@ copy_le4_4334:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4336
+	JMP     copy_done_4349
 
-copy_le2_4333:
+copy_le2_4346:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4336:
-	JMP cx_done_4332
+copy_done_4349:
+	JMP cx_done_4345
 
-cx_short_4331:
+cx_short_4344:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4338
+	JAE  ladder_4351
 	CMPQ DX, $0x00000008
-	JAE  ladder_4339
+	JAE  ladder_4352
 	CMPQ DX, $0x00000004
-	JAE  ladder_4340
+	JAE  ladder_4353
 	CMPQ DX, $0x00000002
-	JAE  ladder_4341
+	JAE  ladder_4354
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4337
-	JMP  ladder_4342
+	JB   ladder_done_4350
+	JMP  ladder_4355
 
-ladder_4338:
+ladder_4351:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4337
+	JMP     ladder_done_4350
 
-ladder_4339:
+ladder_4352:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4337
+	JMP  ladder_done_4350
 
-ladder_4340:
+ladder_4353:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4337
+	JMP  ladder_done_4350
 
-ladder_4341:
+ladder_4354:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4337
+	JMP  ladder_done_4350
 
-ladder_4342:
+ladder_4355:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4337:
-cx_done_4332:
+ladder_done_4350:
+cx_done_4345:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_4343
+	JB   cx_short_4356
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4345
+	JBE  copy_le2_4358
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4346
+	JBE  copy_le4_4359
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4347:
+copy_loop_4360:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40261,7 +40520,7 @@ copy_loop_4347:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4347
+	JB      copy_loop_4360
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40271,9 +40530,9 @@ copy_loop_4347:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4348
+	JMP     copy_done_4361
 
-copy_le4_4346:
+copy_le4_4359:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -40282,71 +40541,71 @@ copy_le4_4346:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4348
+	JMP     copy_done_4361
 
-copy_le2_4345:
+copy_le2_4358:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4348:
-	JMP cx_done_4344
+copy_done_4361:
+	JMP cx_done_4357
 
-cx_short_4343:
+cx_short_4356:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4350
+	JAE  ladder_4363
 	CMPQ SI, $0x00000008
-	JAE  ladder_4351
+	JAE  ladder_4364
 	CMPQ SI, $0x00000004
-	JAE  ladder_4352
+	JAE  ladder_4365
 	CMPQ SI, $0x00000002
-	JAE  ladder_4353
+	JAE  ladder_4366
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4349
-	JMP  ladder_4354
+	JB   ladder_done_4362
+	JMP  ladder_4367
 
-ladder_4350:
+ladder_4363:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4349
+	JMP     ladder_done_4362
 
-ladder_4351:
+ladder_4364:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4349
+	JMP  ladder_done_4362
 
-ladder_4352:
+ladder_4365:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4349
+	JMP  ladder_done_4362
 
-ladder_4353:
+ladder_4366:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4349
+	JMP  ladder_done_4362
 
-ladder_4354:
+ladder_4367:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4349:
-cx_done_4344:
+ladder_done_4362:
+cx_done_4357:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4318
+	JNZ  wrap_rows_4331
 	VZEROUPPER
 
-wrap_ret_4317:
+wrap_ret_4330:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -40354,7 +40613,7 @@ wrap_ret_4317:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4355
+	JZ    wrap_ret_4368
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -40363,18 +40622,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4356:
+wrap_rows_4369:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_4357
+	JB   mid_small_4370
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_4359
+	JBE  copy_le2_4372
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_4360
+	JBE  copy_le4_4373
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4361:
+copy_loop_4374:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -40386,7 +40645,7 @@ copy_loop_4361:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_4361
+	JB        copy_loop_4374
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -40396,9 +40655,9 @@ copy_loop_4361:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_4362
+	JMP       copy_done_4375
 
-copy_le4_4360:
+copy_le4_4373:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -40407,28 +40666,28 @@ copy_le4_4360:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_4362
+	JMP       copy_done_4375
 
-copy_le2_4359:
+copy_le2_4372:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_4362:
-	JMP mid_done_4358
+copy_done_4375:
+	JMP mid_done_4371
 
-mid_small_4357:
+mid_small_4370:
 	CMPQ BX, $0x00000020
-	JB   cx_short_4363
+	JB   cx_short_4376
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4365
+	JBE  copy_le2_4378
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4366
+	JBE  copy_le4_4379
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4367:
+copy_loop_4380:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -40440,7 +40699,7 @@ copy_loop_4367:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4367
+	JB      copy_loop_4380
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -40450,9 +40709,9 @@ copy_loop_4367:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4368
+	JMP     copy_done_4381
 
-copy_le4_4366:
+copy_le4_4379:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -40461,77 +40720,77 @@ copy_le4_4366:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4368
+	JMP     copy_done_4381
 
-copy_le2_4365:
+copy_le2_4378:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4368:
-	JMP cx_done_4364
+copy_done_4381:
+	JMP cx_done_4377
 
-cx_short_4363:
+cx_short_4376:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4370
+	JAE  ladder_4383
 	CMPQ BX, $0x00000008
-	JAE  ladder_4371
+	JAE  ladder_4384
 	CMPQ BX, $0x00000004
-	JAE  ladder_4372
+	JAE  ladder_4385
 	CMPQ BX, $0x00000002
-	JAE  ladder_4373
+	JAE  ladder_4386
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4369
-	JMP  ladder_4374
+	JB   ladder_done_4382
+	JMP  ladder_4387
 
-ladder_4370:
+ladder_4383:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4369
+	JMP     ladder_done_4382
 
-ladder_4371:
+ladder_4384:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4369
+	JMP  ladder_done_4382
 
-ladder_4372:
+ladder_4385:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4369
+	JMP  ladder_done_4382
 
-ladder_4373:
+ladder_4386:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4369
+	JMP  ladder_done_4382
 
-ladder_4374:
+ladder_4387:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4369:
-cx_done_4364:
-mid_done_4358:
+ladder_done_4382:
+cx_done_4377:
+mid_done_4371:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_4375
+	JB   mid_small_4388
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_4377
+	JBE  copy_le2_4390
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_4378
+	JBE  copy_le4_4391
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4379:
+copy_loop_4392:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40543,7 +40802,7 @@ copy_loop_4379:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4379
+	JB        copy_loop_4392
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40553,9 +40812,9 @@ copy_loop_4379:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4380
+	JMP       copy_done_4393
 
-copy_le4_4378:
+copy_le4_4391:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -40564,28 +40823,28 @@ copy_le4_4378:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_4380
+	JMP       copy_done_4393
 
-copy_le2_4377:
+copy_le2_4390:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_4380:
-	JMP mid_done_4376
+copy_done_4393:
+	JMP mid_done_4389
 
-mid_small_4375:
+mid_small_4388:
 	CMPQ DX, $0x00000020
-	JB   cx_short_4381
+	JB   cx_short_4394
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4383
+	JBE  copy_le2_4396
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4384
+	JBE  copy_le4_4397
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4385:
+copy_loop_4398:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40597,7 +40856,7 @@ copy_loop_4385:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4385
+	JB      copy_loop_4398
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40607,9 +40866,9 @@ copy_loop_4385:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4386
+	JMP     copy_done_4399
 
-copy_le4_4384:
+copy_le4_4397:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -40618,78 +40877,78 @@ copy_le4_4384:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4386
+	JMP     copy_done_4399
 
-copy_le2_4383:
+copy_le2_4396:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4386:
-	JMP cx_done_4382
+copy_done_4399:
+	JMP cx_done_4395
 
-cx_short_4381:
+cx_short_4394:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4388
+	JAE  ladder_4401
 	CMPQ DX, $0x00000008
-	JAE  ladder_4389
+	JAE  ladder_4402
 	CMPQ DX, $0x00000004
-	JAE  ladder_4390
+	JAE  ladder_4403
 	CMPQ DX, $0x00000002
-	JAE  ladder_4391
+	JAE  ladder_4404
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4387
-	JMP  ladder_4392
+	JB   ladder_done_4400
+	JMP  ladder_4405
 
-ladder_4388:
+ladder_4401:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4387
+	JMP     ladder_done_4400
 
-ladder_4389:
+ladder_4402:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4387
+	JMP  ladder_done_4400
 
-ladder_4390:
+ladder_4403:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4387
+	JMP  ladder_done_4400
 
-ladder_4391:
+ladder_4404:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4387
+	JMP  ladder_done_4400
 
-ladder_4392:
+ladder_4405:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4387:
-cx_done_4382:
-mid_done_4376:
+ladder_done_4400:
+cx_done_4395:
+mid_done_4389:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_4393
+	JB   mid_small_4406
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_4395
+	JBE  copy_le2_4408
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_4396
+	JBE  copy_le4_4409
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4397:
+copy_loop_4410:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40701,7 +40960,7 @@ copy_loop_4397:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4397
+	JB        copy_loop_4410
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40711,9 +40970,9 @@ copy_loop_4397:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4398
+	JMP       copy_done_4411
 
-copy_le4_4396:
+copy_le4_4409:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -40722,28 +40981,28 @@ copy_le4_4396:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_4398
+	JMP       copy_done_4411
 
-copy_le2_4395:
+copy_le2_4408:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_4398:
-	JMP mid_done_4394
+copy_done_4411:
+	JMP mid_done_4407
 
-mid_small_4393:
+mid_small_4406:
 	CMPQ SI, $0x00000020
-	JB   cx_short_4399
+	JB   cx_short_4412
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4401
+	JBE  copy_le2_4414
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4402
+	JBE  copy_le4_4415
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4403:
+copy_loop_4416:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40755,7 +41014,7 @@ copy_loop_4403:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4403
+	JB      copy_loop_4416
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40765,9 +41024,9 @@ copy_loop_4403:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4404
+	JMP     copy_done_4417
 
-copy_le4_4402:
+copy_le4_4415:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -40776,72 +41035,72 @@ copy_le4_4402:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4404
+	JMP     copy_done_4417
 
-copy_le2_4401:
+copy_le2_4414:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4404:
-	JMP cx_done_4400
+copy_done_4417:
+	JMP cx_done_4413
 
-cx_short_4399:
+cx_short_4412:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4406
+	JAE  ladder_4419
 	CMPQ SI, $0x00000008
-	JAE  ladder_4407
+	JAE  ladder_4420
 	CMPQ SI, $0x00000004
-	JAE  ladder_4408
+	JAE  ladder_4421
 	CMPQ SI, $0x00000002
-	JAE  ladder_4409
+	JAE  ladder_4422
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4405
-	JMP  ladder_4410
+	JB   ladder_done_4418
+	JMP  ladder_4423
 
-ladder_4406:
+ladder_4419:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4405
+	JMP     ladder_done_4418
 
-ladder_4407:
+ladder_4420:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4405
+	JMP  ladder_done_4418
 
-ladder_4408:
+ladder_4421:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4405
+	JMP  ladder_done_4418
 
-ladder_4409:
+ladder_4422:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4405
+	JMP  ladder_done_4418
 
-ladder_4410:
+ladder_4423:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4405:
-cx_done_4400:
-mid_done_4394:
+ladder_done_4418:
+cx_done_4413:
+mid_done_4407:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4356
+	JNZ  wrap_rows_4369
 	VZEROUPPER
 
-wrap_ret_4355:
+wrap_ret_4368:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -40849,33 +41108,33 @@ wrap_ret_4355:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4411
+	JZ    pieces_ret_4424
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4411
+	JZ    pieces_ret_4424
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_4412:
+pieces_rows_4425:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_4413:
+pieces_loop_4426:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_4414
+	JB      cx_short_4427
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_4416
+	JBE     copy_le2_4429
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_4417
+	JBE     copy_le4_4430
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_4418:
+copy_loop_4431:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -40887,7 +41146,7 @@ copy_loop_4418:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_4418
+	JB      copy_loop_4431
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -40897,9 +41156,9 @@ copy_loop_4418:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_4419
+	JMP     copy_done_4432
 
-copy_le4_4417:
+copy_le4_4430:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -40908,74 +41167,74 @@ copy_le4_4417:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_4419
+	JMP     copy_done_4432
 
-copy_le2_4416:
+copy_le2_4429:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_4419:
-	JMP cx_done_4415
+copy_done_4432:
+	JMP cx_done_4428
 
-cx_short_4414:
+cx_short_4427:
 	CMPQ R8, $0x00000010
-	JAE  ladder_4421
+	JAE  ladder_4434
 	CMPQ R8, $0x00000008
-	JAE  ladder_4422
+	JAE  ladder_4435
 	CMPQ R8, $0x00000004
-	JAE  ladder_4423
+	JAE  ladder_4436
 	CMPQ R8, $0x00000002
-	JAE  ladder_4424
+	JAE  ladder_4437
 	CMPQ R8, $0x00000001
-	JB   ladder_done_4420
-	JMP  ladder_4425
+	JB   ladder_done_4433
+	JMP  ladder_4438
 
-ladder_4421:
+ladder_4434:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_4420
+	JMP     ladder_done_4433
 
-ladder_4422:
+ladder_4435:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_4420
+	JMP  ladder_done_4433
 
-ladder_4423:
+ladder_4436:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_4420
+	JMP  ladder_done_4433
 
-ladder_4424:
+ladder_4437:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_4420
+	JMP  ladder_done_4433
 
-ladder_4425:
+ladder_4438:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_4420:
-cx_done_4415:
+ladder_done_4433:
+cx_done_4428:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_4413
+	JNZ  pieces_loop_4426
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_4412
+	JNZ  pieces_rows_4425
 	VZEROUPPER
 
-pieces_ret_4411:
+pieces_ret_4424:
 	RET
 
 // func storeFence()

@@ -1070,6 +1070,21 @@ func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, p
 //go:noescape
 func rowsExpandBytesAVX2(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
 
+// rowsExpandHalvesAVX2 writes what rowsExpandBytesAVX2 writes with the mask of 64-byte
+// block j given by tab[j%entries]: its bytes 0-1 and 2-3 (little-endian)
+// are the offsets in dict of the 32-byte entries of its halves' masks, its
+// bytes 4, 5 and 6 the counts of the mask's first 16, 32 and 48 bits, and
+// byte 7 the count of all of them. An entry holds at byte i the count of
+// the half's set bits below bit i within its 16-byte lane where bit i is
+// set, and 0x80 where it is clear. A block whose tab entry is zero is the
+// pattern. It reads 16 bytes from the first src byte of each lane (within
+// srcEnd, as rowsExpandBytesAVX2 does).
+//
+// dst is 64-byte aligned, n >= 1, entries >= 1. It requires AVX2.
+//
+//go:noescape
+func rowsExpandHalvesAVX2(dst *byte, src *byte, n int, tab *[8]byte, entries int, dict *byte, pat *[32]byte, srcEnd uintptr)
+
 // rowsShuffleDwordsAVX2 pads rows by a word table: block b of row r of dst (32 bytes
 // at r*dstStride+tab.blocks[b].dst) takes word tab.blocks[b].idx[k]&7 of
 // the 32-byte window at tab.blocks[b].src of row r of src (at

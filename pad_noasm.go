@@ -103,6 +103,8 @@ func expandsRows(*expandTable) bool { return false }
 
 func expandTakes(*expandTable) bool { return false }
 
+func expandsHalves() bool { return false }
+
 func rowsExpandPads([]byte, []byte, planes, int, *expandTable, *[32]byte) bool { return false }
 
 func rowsExpandShifted([]byte, []byte, planes, int, *expandTable, *[64]byte) bool { return false }

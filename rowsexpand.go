@@ -1,6 +1,10 @@
 package pad
 
-import "sync/atomic"
+import (
+	"encoding/binary"
+	"math/bits"
+	"sync/atomic"
+)
 
 // The expand kernel (KERNELS.md item 11) makes constant padding of planes
 // whose rows and planes follow each other in src and in dst (suite case a,
@@ -45,6 +49,96 @@ type expandTable struct {
 	// blocks (2*entries), plus copies of the first 2*expandCopies, for the word
 	// kernels (rowsExpandDwordsAVX2 and rowsExpandDwordsAVX512); else nil.
 	dwords []byte
+	// halves: for levels whose byte expand kernel is rowsExpandBytesAVX2
+	// (no VBMI2), the masks as codes of their 32-byte halves where they
+	// take halfDictMax half masks at most (newHalfTable); else nil.
+	halves *halfTable
+}
+
+// halfTable is the expand table of rowsExpandHalvesAVX2: for each of a
+// table's entries masks, the codes of its two 32-byte halves and its
+// lanes' input offsets, and the entries the codes point at.
+type halfTable struct {
+	blocks [][8]byte // the offsets in dict of the halves' entries (2 bytes each), the counts of the first 16, 32, 48 and 64 bits
+	// dict: 32 bytes an entry, the shuffle indexes of its half mask in
+	// each 16-byte lane (the count of set bits below each set bit, 0x80 at
+	// clear ones). The clear mask's entry is the first (offset 0), so that
+	// a clear block's is all zero.
+	dict []byte
+}
+
+// repeats reports whether most masks that take a byte are the mask before
+// them again: dilated matrices (0.64-0.89 of them in a survey of seven),
+// whose blocks rowsExpandBytesAVX2 makes from registers as fast as
+// rowsExpandHalvesAVX2 and whose half tables then cost 1.08-1.09x the
+// time (int16 [87, 158] and uint8 [57, 384] dilated by 1); dilated planes
+// repeat none (their rows are not a multiple of 64 bytes), and take 0.79x
+// the time by their half tables (uint8 [1, 25, 44, 44] dilated by 1,
+// padded by 1).
+func repeats(masks []uint64) bool {
+	taking, again := 0, 0
+	for j, m := range masks {
+		if m != 0 {
+			taking++
+			if j > 0 && m == masks[j-1] {
+				again++
+			}
+		}
+	}
+	return 2*again > taking
+}
+
+// buildHalves makes every table of interior padding build its half table
+// where it may have one, whatever the level in use (a test hook: the tests
+// build a plan's tables at the level in use and run them at each).
+var buildHalves = false
+
+// halfDictMax bounds a half table's distinct half masks: 8 KiB of entries.
+const halfDictMax = 256
+
+// newHalfTable returns the half table of the first entries masks, or nil
+// if their halves take more than halfDictMax masks.
+func newHalfTable(masks []uint64, entries int) *halfTable {
+	ht := &halfTable{blocks: make([][8]byte, entries)}
+	codes := make(map[uint32]uint16)
+	code := func(m uint32) (uint16, bool) {
+		c, ok := codes[m]
+		if !ok {
+			if len(codes) == halfDictMax {
+				return 0, false
+			}
+			c = uint16(len(ht.dict))
+			codes[m] = c
+			var e [32]byte
+			for l := range 2 {
+				k := byte(0)
+				for i := 16 * l; i < 16*l+16; i++ {
+					e[i] = 0x80
+					if m>>i&1 != 0 {
+						e[i], k = k, k+1
+					}
+				}
+			}
+			ht.dict = append(ht.dict, e[:]...)
+		}
+		return c, true
+	}
+	code(0)
+	for j, m := range masks[:entries] {
+		lo, okLo := code(uint32(m))
+		hi, okHi := code(uint32(m >> 32))
+		if !okLo || !okHi {
+			return nil
+		}
+		b := &ht.blocks[j]
+		binary.LittleEndian.PutUint16(b[0:], lo)
+		binary.LittleEndian.PutUint16(b[2:], hi)
+		for q := range 3 {
+			b[4+q] = byte(bits.OnesCount64(m << (48 - 16*q)))
+		}
+		b[7] = byte(bits.OnesCount64(m))
+	}
+	return ht
 }
 
 // expandOf returns the expand table at element size bytes of the planes
@@ -173,13 +267,17 @@ func denseExpandOf(levels []level, strides []int, size, units, limit int) *expan
 	}
 	// Width 0: the word kernels' bound on rows (expandDwordsMaxWidth) was
 	// measured against the rows kernels, which do not take dilated rows.
-	return newExpandTableUpTo(limit, unit, 1, 0, span*size, most, func(t *expandTable, p int) {
+	t := newExpandTableUpTo(limit, unit, 1, 0, span*size, most, func(t *expandTable, p int) {
 		for i, j := range idx {
 			if j >= 0 {
 				t.setRange(p+i*size, p+(i+1)*size)
 			}
 		}
 	})
+	if t != nil && expandsHalves() && !repeats(t.masks[:t.entries]) {
+		t.halves = newHalfTable(t.masks, t.entries)
+	}
+	return t
 }
 
 // expandGo makes dst from src as the expand kernel does with table t from
@@ -302,6 +400,9 @@ func (t *expandTable) shiftedBy(delta int) *expandTable {
 	}
 	if t.dwords != nil && delta%4 == 0 {
 		s.dwords = dwordMasks(s.masks)
+	}
+	if t.halves != nil {
+		s.halves = newHalfTable(s.masks, s.entries)
 	}
 	t.shifts[delta].CompareAndSwap(nil, s)
 	return t.shifts[delta].Load()

@@ -111,6 +111,15 @@ func expandKernels(t *testing.T) []expandKernel {
 				k(dst, src, c.n, &c.masks[0], c.entries, &c.pat, c.end)
 			}})
 		}
+		if k := set.rowsExpandHalves; k != nil {
+			ks = append(ks, expandKernel{"rowsExpandHalves " + set.level.String(), false, func(c *expandCall, dst, src *byte) {
+				ht := newHalfTable(c.masks, c.entries)
+				if ht == nil {
+					panic(fmt.Sprintf("%v: no half table", c)) // 2*entries+1 halves at most: it has one
+				}
+				k(dst, src, c.n, &ht.blocks[0], c.entries, &ht.dict[0], &c.pat, c.end)
+			}})
+		}
 		if k := set.rowsExpandDwords; k != nil {
 			ks = append(ks, expandKernel{"rowsExpandDwords " + set.level.String(), true, func(c *expandCall, dst, src *byte) {
 				k(dst, src, c.n, &c.words[0], 2*c.entries, &c.pat, c.end)

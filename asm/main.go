@@ -91,6 +91,7 @@ func main() {
 	genRowsExpand(true)
 	genRowsExpandDwords()
 	genRowsExpandBytes()
+	genRowsExpandHalves()
 	genRowsShuffleDwords()
 	genRowsShuffleNarrow()
 	genRowsEnds()
