@@ -742,11 +742,11 @@ func expandLevel(pl planes, srcStride int, t *expandTable) *asmKernels {
 // whether the level has a kernel for t.
 func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte) bool {
 	words := ks.expandWords(t) && len(dst)%4 == 0 // the word kernel makes whole words
-	bytes := ks.expandBytes(t)
-	if !words && bytes == nil {
+	byteKernel := ks.expandBytes(t)
+	if !words && byteKernel == nil {
 		return false
 	}
-	halves := ks.rowsExpand == nil && ks.rowsExpandHalves != nil && t.halves != nil
+	halves := ks.rowsExpand == nil && ks.rowsExpandHalves != nil && t.halves != nil // rowsExpandBytes's tables, as codes
 	out, in := len(dst), len(src)
 	periods := max(1, chunkBytes/t.period)
 	per, perIn := periods*t.period, periods*t.inBytes() // output and input of a call
@@ -766,7 +766,7 @@ func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte)
 		case halves:
 			ks.rowsExpandHalves(&dst[o], s, n, &t.halves.blocks[0], t.entries, &t.halves.dict[0], pat, end)
 		default:
-			bytes(&dst[o], s, n, &t.masks[0], t.entries, pat, end)
+			byteKernel(&dst[o], s, n, &t.masks[0], t.entries, pat, end)
 		}
 	}
 	return true
