@@ -746,7 +746,7 @@ func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte)
 	if !words && byteKernel == nil {
 		return false
 	}
-	halves := ks.rowsExpand == nil && ks.rowsExpandHalves != nil && t.halves != nil // rowsExpandBytes's tables, as codes
+	halves := ks.readsHalves() && t.halves != nil // rowsExpandBytes's tables, as codes
 	out, in := len(dst), len(src)
 	periods := max(1, chunkBytes/t.period)
 	per, perIn := periods*t.period, periods*t.inBytes() // output and input of a call
@@ -794,7 +794,14 @@ func (ks *asmKernels) expandBytes(t *expandTable) func(dst, src *byte, n int, ta
 // makes them by rowsExpandHalves, without rowsExpand.
 func expandsHalves() bool {
 	ks := kernelsInUse()
-	return ks != nil && ks.rowsExpand == nil && ks.rowsExpandHalves != nil || buildHalves
+	return ks != nil && ks.readsHalves() || buildHalves
+}
+
+// readsHalves reports whether the level makes the tables of interior
+// padding from their half codes: it has rowsExpandHalves and no rowsExpand
+// (VBMI2's, which reads the masks).
+func (ks *asmKernels) readsHalves() bool {
+	return ks.rowsExpand == nil && ks.rowsExpandHalves != nil
 }
 
 // expandsRows reports whether the level in use makes runs of rows, tiny

@@ -300,7 +300,7 @@ var asmKernelSets = []asmKernels{
 		rowsExpand:       ifCPU(cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VBMI, rowsExpandAVX512),
 		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX512),
 		rowsExpandBytes:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandBytesAVX2),
-		rowsExpandHalves: ifCPU(!(cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VBMI), rowsExpandHalvesAVX2),
+		rowsExpandHalves: rowsExpandHalvesAVX2, // read only without rowsExpand (readsHalves)
 		expandsRows:      true,
 
 		copyStream:        copyStreamAVX512,

@@ -443,12 +443,7 @@ func genRowsExpandDwords() {
 		MOVWQZX(at(tp, 0), both)
 		CMPQ(both, U32(0xffff))
 		JNE(LabelRef(general))
-		y0, y1 := YMM(), YMM()
-		VMOVDQU(at(s, 0), y0)
-		VMOVDQU(at(s, 32), y1)
-		VMOVDQA(y0, at(d, 0))
-		VMOVDQA(y1, at(d, 32))
-		ADDQ(U8(64), s)
+		copyLine(d, s)
 		JMP(LabelRef(next))
 	}
 	Label(general)
@@ -675,14 +670,7 @@ func genRowsExpandBytes() {
 	ADDQ(m, s)
 	expandLoopEnd(expandLabels{loop, next, tail, ret, zero}, d, n, tp, end, first, m, ypat, clamped)
 	Label(full) // a block of 64 input bytes (s <= limit)
-	{
-		y0, y1 := YMM(), YMM()
-		VMOVDQU(at(s, 0), y0)
-		VMOVDQU(at(s, 32), y1)
-		VMOVDQA(y0, at(d, 0))
-		VMOVDQA(y1, at(d, 32))
-		ADDQ(U8(64), s)
-	}
+	copyLine(d, s)
 	JMP(LabelRef(next))
 	Label(far) // a block whose 64 bytes from s would pass srcEnd
 	clamped(m, toDst)
@@ -933,4 +921,16 @@ func expandLoopEnd(l expandLabels, d, n, tp reg.Register, end, first Op, e reg.G
 	VMOVDQA(ypat, at(d, 0))
 	VMOVDQA(ypat, at(d, 32))
 	JMP(LabelRef(l.next))
+}
+
+// copyLine copies the 64 bytes at s to the line at d (64-byte aligned) by
+// two 32-byte moves and steps s past them: the AVX2 expand kernels' blocks
+// whose mask takes every byte.
+func copyLine(d, s reg.Register) {
+	y0, y1 := YMM(), YMM()
+	VMOVDQU(at(s, 0), y0)
+	VMOVDQU(at(s, 32), y1)
+	VMOVDQA(y0, at(d, 0))
+	VMOVDQA(y1, at(d, 32))
+	ADDQ(U8(64), s)
 }
