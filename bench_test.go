@@ -242,6 +242,10 @@ func BenchmarkInterior(b *testing.B) {
 		{"u8_nhwc_dilate1", []int{1, 56, 56, 3}, []int{0, 1, 1, 0}, []int{0, 1, 1, 0}, []int{0, 1, 1, 0}, 1},
 		// Signals upsampled by 4, rows too large for one table: a row a unit.
 		{"f32_rows_dilate3", []int{64, 256}, []int{0, 0}, []int{0, 3}, []int{0, 3}, 4},
+		// A stride-2 gradient of an odd size: dilated, the last row and column cropped.
+		{"f32_dilate1_crop", []int{1, 64, 28, 28}, []int{0, 0, 0, 0}, []int{0, 0, -1, -1}, []int{0, 0, 1, 1}, 4},
+		// Many small uint8 planes dilated and padded by 2.
+		{"u8_small_planes", []int{1, 27, 9, 9}, []int{0, 0, 2, 2}, []int{0, 0, 2, 2}, []int{0, 0, 1, 1}, 1},
 	} {
 		b.Run("case="+c.name, func(b *testing.B) {
 			p, err := NewPlan(c.shape, Spec{Mode: Constant, Before: c.before, After: c.after, Interior: c.interior})

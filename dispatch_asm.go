@@ -957,3 +957,27 @@ func rowChunks(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mi
 		}
 	}
 }
+
+// planeTablesTake reports whether the level in use makes planes of the
+// innermost level's rows by a plane table of t.
+func planeTablesTake(t *sizeTables) bool {
+	ks := kernelsInUse()
+	if ks == nil {
+		return false
+	}
+	if e := t.expand; e != nil && e.plane <= planeExpandMax && expandsRows(e) {
+		return true
+	}
+	blocks := ks.planeBlocks != nil || t.blocks != nil && t.blocks.byAVX2 || t.blockGroups != nil && t.blockGroups.byAVX2
+	return t.plane != nil && ks.canShuffle(&t.plane.tab) ||
+		(t.chunks != nil || t.chunkGroups != nil) && ks.planeChunks != nil ||
+		(t.blocks != nil || t.blockGroups != nil) && blocks
+}
+
+// generalRowsTake reports whether the level in use makes rows of a
+// general form (dilated, or past their period) by t's shuffle table.
+func generalRowsTake(t *sizeTables, stream bool) bool {
+	ks, g := kernelsInUse(), t.generalRows
+	return ks != nil && g != nil && (g.tab != nil && ks.canShuffle(g.tab) && shuffleFits(g.width, g.mid) ||
+		g.tab256 != nil && ks.rowsShuffle256 != nil && !stream)
+}

@@ -174,3 +174,18 @@ func TestInteriorShortOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestInteriorScatterGuarded runs TestScatter's random plans at every
+// level against guard pages and the reference, by scatter and by the
+// executor: scatter's rows are word loads and stores by unsafe pointers
+// (dilateWords, dilatePairs).
+func TestInteriorScatterGuarded(t *testing.T) {
+	r := rand.New(rand.NewPCG(183, 184))
+	for _, policy := range []int{scatterAlways, scatterNever} {
+		withValue(&scatterPolicy, policy, func() {
+			runRandomPlans(t, r, gridLevels(), 300, 2, func() ([]int, Spec, int, []byte) {
+				return drawScatterPlan(r)
+			}, func(p *Plan, es int) bool { return dilates(&p.levels[len(p.levels)-1]) }, fmt.Sprintf("dilate their rows (policy %d)", policy))
+		})
+	}
+}

@@ -110,8 +110,9 @@ func allZero(b []byte) bool {
 // execute runs a plan with these kernels, which it then returns to the
 // pool: the program levels, or when the output is larger than the core's
 // cache the program inputs if not nil (programFor); the largest outputs
-// take streaming stores (streams). The kernels reach the executor by
-// pointer: by value, every kernel call would copy them (120 bytes), and a
+// take streaming stores (streams). A whole output of interior padding,
+// or of one plane, may skip the executor (expandDense, onePlane, scatter).
+// The kernels reach the executor by pointer: by value, every kernel call would copy them (120 bytes), and a
 // pointer handed to the generic executor escapes.
 func (k *byteKernels) execute(levels, inputs []level, strides []int, workers int, pool *sync.Pool) {
 	k.stream = streams(len(k.src), len(k.dst), workers)
@@ -120,6 +121,9 @@ func (k *byteKernels) execute(levels, inputs []level, strides []int, workers int
 	case len(levels) <= 2 && k.denseTakes(k.tab.dense): // the whole output is its unit
 		k.expandDense(k.tab.dense, k.dst, k.src, planes{1, len(k.dst), len(k.src)})
 	case k.onePlane(levels, strides):
+		k.flush()
+	case k.scatters(levels, workers):
+		k.scatter(levels, strides)
 		k.flush()
 	default:
 		execute(k, levels, strides, workers, pool)

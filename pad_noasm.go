@@ -112,3 +112,7 @@ func rowsExpandShifted([]byte, []byte, planes, int, *expandTable, *[64]byte) boo
 func rowsAlignedPads([]byte, []byte, planes, int, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false
 }
+
+func planeTablesTake(*sizeTables) bool { return false }
+
+func generalRowsTake(*sizeTables, bool) bool { return false }
