@@ -981,3 +981,10 @@ func generalRowsTake(t *sizeTables, stream bool) bool {
 	return ks != nil && g != nil && (g.tab != nil && ks.canShuffle(g.tab) && shuffleFits(g.width, g.mid) ||
 		g.tab256 != nil && ks.rowsShuffle256 != nil && !stream)
 }
+
+// interiorKernelsInUse reports whether the level in use has a kernel for
+// the tables of interior padding.
+func interiorKernelsInUse() bool {
+	ks := kernelsInUse()
+	return ks != nil && (ks.rowsExpand != nil || ks.rowsExpandBytes != nil)
+}

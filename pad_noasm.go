@@ -116,3 +116,5 @@ func rowsAlignedPads([]byte, []byte, planes, int, int, int, int, int, int, int, 
 func planeTablesTake(*sizeTables) bool { return false }
 
 func generalRowsTake(*sizeTables, bool) bool { return false }
+
+func interiorKernelsInUse() bool { return false }

@@ -25,31 +25,55 @@ const (
 // scatterDenseRowsMax is the widest row, in bytes, of a table of dilated
 // rows (denseRows) that scatter takes rather than the expand kernel a row
 // at a time, which leaves what comes before a row's first line, and rows
-// it declines, to expandGo, a byte at a time. In a survey of cropped planes, rows of 86 to 366 bytes took
-// 0.11-0.68x the time by scatter, rows of 981 and 1720 bytes 1.7 and 1.2x.
+// it declines, to expandGo, a byte at a time. In a survey of cropped
+// planes, rows of 86 to 366 bytes took 0.11-0.68x the time by scatter,
+// rows of 981 and 1720 bytes 1.7 and 1.2x.
 const scatterDenseRowsMax = 512
+
+// scatterCopyRowsMax is the widest row, in bytes, that scatter makes, as
+// one copy over the fill, where only outer axes dilate: at the Go level,
+// float32 rows of 392 and 520 bytes took 0.65 and 0.67x the executor's
+// time, of 808 and 1032 bytes 0.83 and 0.84x, 2056 bytes 1.02x (n.s.)
+// and 8200 bytes 1.26x.
+const scatterCopyRowsMax = 2048
 
 // scatters reports whether a run of these kernels makes the output of
 // levels by scatter: a run of dense input on one goroutine, not streamed,
-// whose innermost level dilates (its rows are what the executor makes
-// slowly), where the level in use has no kernel for its planes or rows:
-// no table of interior padding of its planes or of the whole output
-// (dense), no plane table, no shuffle table of its rows (generalRows),
-// and no table of its rows (denseRows) as wide as scatterDenseRowsMax.
-// At the Go level and on arm64 that is every such run.
+// that dilates an axis. Where the innermost level dilates (rows the
+// executor makes slowly), if the level in use has no kernel for its
+// planes or rows: no table of interior padding of its planes or of the
+// whole output (dense), no plane table, no shuffle table of its rows
+// (generalRows), and no table of its rows (denseRows) as wide as
+// scatterDenseRowsMax. Where only outer axes dilate, if the level has no
+// kernel for tables of interior padding, for rows narrower than
+// scatterCopyRowsMax. At the Go level and on arm64 the first is every
+// such run.
 func (k *byteKernels) scatters(levels []level, workers int) bool {
 	last := &levels[len(levels)-1]
+	rows := dilates(last)
 	switch {
-	case scatterPolicy == scatterNever || workers > 1 || k.stream || !k.dense || !dilates(last):
+	case scatterPolicy == scatterNever || workers > 1 || k.stream || !k.dense || !rows && !dilatesAny(levels):
 		return false
 	case scatterPolicy == scatterAlways:
 		return true
+	case !rows:
+		return !interiorKernelsInUse() && last.outLen*last.blk*k.size < scatterCopyRowsMax
 	case k.denseTakes(k.tab.dense) || planeTablesTake(k.tab):
 		return false
 	case k.denseTakes(k.tab.denseRows):
 		return k.tab.denseRows.plane < scatterDenseRowsMax
 	}
 	return !generalRowsTake(k.tab, k.stream)
+}
+
+// dilatesAny reports whether a level of levels dilates.
+func dilatesAny(levels []level) bool {
+	for i := range levels {
+		if dilates(&levels[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // dilates reports whether lv has a segment of interior padding.
@@ -84,7 +108,10 @@ func dataSegment(lv *level) (segment, bool) {
 func (k *byteKernels) scatter(levels []level, strides []int) {
 	k.fill(0, len(k.dst)/k.size)
 	last := len(levels) - 1
-	s, _ := dataSegment(&levels[last]) // a segDilate (scatters)
+	s, ok := dataSegment(&levels[last])
+	if !ok {
+		return // every row cropped away
+	}
 	r := k.scatterRowOf(s, levels[last].blk, strides[last])
 	if last == 0 {
 		k.scatterRows(&r, 1, 0, 0, 0, 0)
@@ -142,7 +169,7 @@ const (
 )
 
 // scatterRowOf returns how scatter writes the rows of the innermost
-// level's dilated segment s, blocks of blk elements stride apart in src.
+// level's input segment s, blocks of blk elements stride apart in src.
 func (k *byteKernels) scatterRowOf(s segment, blk, stride int) scatterRow {
 	size := k.size
 	b := blk * size
@@ -151,6 +178,8 @@ func (k *byteKernels) scatterRowOf(s segment, blk, stride int) scatterRow {
 	r.srcLen = (s.n-1)*r.srcStep + b
 	pairs := s.step == 1 && kernelSize(size) // k.pat repeats the value
 	switch {
+	case s.step == 0 && stride == blk:
+		r.how = scatterCopy
 	case b > 32:
 		r.how = scatterEach
 	case pairs && b == 1:
@@ -181,6 +210,8 @@ func (k *byteKernels) scatterRows(r *scatterRow, count, at, dstStep, src, srcSte
 	for range count {
 		d, s := k.dst[do:do+r.dstLen], k.src[so:so+r.srcLen]
 		switch r.how {
+		case scatterCopy:
+			copy(d, s)
 		case scatterEach:
 			for t := range r.n {
 				o := t * (r.gap + 1) * r.b
