@@ -246,6 +246,8 @@ func BenchmarkInterior(b *testing.B) {
 		{"f32_dilate1_crop", []int{1, 64, 28, 28}, []int{0, 0, 0, 0}, []int{0, 0, -1, -1}, []int{0, 0, 1, 1}, 4},
 		// Many small uint8 planes dilated and padded by 2.
 		{"u8_small_planes", []int{1, 27, 9, 9}, []int{0, 0, 2, 2}, []int{0, 0, 2, 2}, []int{0, 0, 1, 1}, 1},
+		// A batch of eight: 24 MiB out, written as the largest outputs are (streams).
+		{"f32_batch_dilate1", []int{8, 64, 56, 56}, []int{0, 0, 0, 0}, []int{0, 0, 0, 0}, []int{0, 0, 1, 1}, 4},
 	} {
 		b.Run("case="+c.name, func(b *testing.B) {
 			p, err := NewPlan(c.shape, Spec{Mode: Constant, Before: c.before, After: c.after, Interior: c.interior})

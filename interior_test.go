@@ -189,3 +189,19 @@ func TestInteriorScatterGuarded(t *testing.T) {
 		})
 	}
 }
+
+// TestInteriorStreamed runs TestScatter's random plans at every level as
+// the largest outputs run (withStreaming: streaming stores, no scatter),
+// against guard pages and the reference: their tables of interior padding
+// take them there too (denseTakes).
+func TestInteriorStreamed(t *testing.T) {
+	r := rand.New(rand.NewPCG(185, 186))
+	withStreaming(func() {
+		runRandomPlans(t, r, gridLevels(), 300, 4, func() ([]int, Spec, int, []byte) {
+			return drawScatterPlan(r)
+		}, func(p *Plan, es int) bool {
+			tab := p.tablesFor(es)
+			return tab.dense != nil || tab.denseRows != nil
+		}, "have a table of interior padding")
+	})
+}

@@ -737,9 +737,12 @@ func (k *byteKernels) planesExpand(pl, lv *level, n, off, dstPlane, srcOff, srcP
 }
 
 // denseTakes reports whether the level in use makes units of interior
-// padding by the expand kernel with table t (denseExpandOf; nil: none).
+// padding by the expand kernel with table t (denseExpandOf; nil: none),
+// in streamed runs too: there the executor's streaming stores took 2.2 to
+// 3.4x the time of the kernel's ordinary ones (float32 [8, 64, 56, 56]
+// dilated by 1, 24 MiB out: 2.80 against 1.20 ms, memmove 1.2-1.3 ms).
 func (k *byteKernels) denseTakes(t *expandTable) bool {
-	return t != nil && !k.stream && k.dense && expandTakes(t)
+	return t != nil && k.dense && expandTakes(t)
 }
 
 // expandDense makes the units of table t (denseTakes) at d from s, pl
