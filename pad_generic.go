@@ -1288,32 +1288,67 @@ func (k *byteKernels) dilate(off, srcOff, n, gap, blk, stride int) {
 	if n > 0 && kernelSize(size) && b <= 32 {
 		d := k.dst[off*size : (off+(n-1)*(gap+1)*blk+blk)*size]
 		s := k.src[srcOff*size : (srcOff+(n-1)*stride)*size+b]
-		pat := &k.pat
-		if gap >= 2 { // the value first, by the fill kernel, then the blocks
+		filled := gap >= 2 // the value first, by the fill kernel, then the blocks
+		if filled {
 			k.fill(off, len(d)/size)
-			pat = nil
 		}
-		switch {
-		case gap == 1 && b == 1:
-			dilatePairs[uint8, uint16](d, s, n, stride*size, k.pat[0])
-		case gap == 1 && b == 2:
-			dilatePairs[uint16, uint32](d, s, n, stride*size, binary.NativeEndian.Uint16(k.pat[:]))
-		case gap == 1 && b == 4:
-			dilatePairs[uint32, uint64](d, s, n, stride*size, binary.NativeEndian.Uint32(k.pat[:]))
-		case b >= 16:
-			dilateWords[[16]byte](d, s, b, n, gap, stride*size, pat)
-		case b >= 8:
-			dilateWords[uint64](d, s, b, n, gap, stride*size, pat)
-		case b >= 4:
-			dilateWords[uint32](d, s, b, n, gap, stride*size, pat)
-		case b >= 2:
-			dilateWords[uint16](d, s, b, n, gap, stride*size, pat)
-		default:
-			dilateWords[uint8](d, s, b, n, gap, stride*size, pat)
-		}
+		dilateRows(d, s, 1, 0, 0, b, n, gap, stride*size, &k.pat, filled)
 		return
 	}
 	dilateEach(k, off, srcOff, n, gap, blk, stride)
+}
+
+// dilateRows makes rows rows, row t at d[t*dstStep:] from s[t*srcStep:]
+// (bytes): the n blocks of b <= 32 bytes of the input row, ss bytes
+// apart, with gap blocks of the value between neighbours, pat repeated
+// (the byte kernels' pattern), unless filled (d holds the value). Blocks
+// of one word a value block apart go by dilatePairs (a block and the
+// value after it are one store either way), others by dilateWords with
+// the widest word up to b; b of 1, 2 or 4 bytes is of elements of that
+// size or smaller, whose pattern repeats. The choice is made once for
+// all rows: per row, a call more cost rows of 7 to 21 elements 10-18% of
+// their time (scatter at the Go level).
+func dilateRows(d, s []byte, rows, dstStep, srcStep, b, n, gap, ss int, pat *[32]byte, filled bool) {
+	dl, sl := ((n-1)*(gap+1)+1)*b, (n-1)*ss+b
+	row := func(t int) ([]byte, []byte) { return d[t*dstStep:][:dl], s[t*srcStep:][:sl] }
+	switch {
+	case gap == 1 && b == 1:
+		for t := range rows {
+			dt, st := row(t)
+			dilatePairs[uint8, uint16](dt, st, n, ss, pat[0])
+		}
+		return
+	case gap == 1 && b == 2:
+		for t, v := 0, binary.NativeEndian.Uint16(pat[:]); t < rows; t++ {
+			dt, st := row(t)
+			dilatePairs[uint16, uint32](dt, st, n, ss, v)
+		}
+		return
+	case gap == 1 && b == 4:
+		for t, v := 0, binary.NativeEndian.Uint32(pat[:]); t < rows; t++ {
+			dt, st := row(t)
+			dilatePairs[uint32, uint64](dt, st, n, ss, v)
+		}
+		return
+	}
+	if filled {
+		pat = nil
+	}
+	for t := range rows {
+		dt, st := row(t)
+		switch {
+		case b >= 16:
+			dilateWords[[16]byte](dt, st, b, n, gap, ss, pat)
+		case b >= 8:
+			dilateWords[uint64](dt, st, b, n, gap, ss, pat)
+		case b >= 4:
+			dilateWords[uint32](dt, st, b, n, gap, ss, pat)
+		case b >= 2:
+			dilateWords[uint16](dt, st, b, n, gap, ss, pat)
+		default:
+			dilateWords[uint8](dt, st, b, n, gap, ss, pat)
+		}
+	}
 }
 
 // dilateEach is the kernels' dilate by a copySrc call a block and a fill

@@ -1,7 +1,5 @@
 package pad
 
-import "encoding/binary"
-
 // Interior padding by scatter: one fill of the value over the whole
 // output, then the input's innermost rows written where they land, each
 // by one loop of word stores (dilateWords, dilatePairs) or one copy. The
@@ -156,16 +154,9 @@ type scatterRow struct {
 type scatterHow uint8
 
 const (
-	scatterCopy   scatterHow = iota // blocks that follow each other in dst and src: one copy
-	scatterEach                     // blocks over 32 bytes: a copy each
-	scatterPairs1                   // blocks of one word, a value block apart: dilatePairs
-	scatterPairs2
-	scatterPairs4
-	scatterWords16 // blocks of up to 32 bytes: one or two words each, dilateWords
-	scatterWords8
-	scatterWords4
-	scatterWords2
-	scatterWords1
+	scatterCopy  scatterHow = iota // blocks that follow each other in dst and src: one copy
+	scatterEach                    // blocks over 32 bytes: a copy each
+	scatterWords                   // blocks of up to 32 bytes: a word or two each (dilateRows)
 )
 
 // scatterRowOf returns how scatter writes the rows of the innermost
@@ -176,28 +167,13 @@ func (k *byteKernels) scatterRowOf(s segment, blk, stride int) scatterRow {
 	r := scatterRow{dstAt: s.at * b, srcAt: s.src * stride * size, n: s.n, gap: s.step, b: b, srcStep: stride * size}
 	r.dstLen = ((s.n-1)*(s.step+1) + 1) * b
 	r.srcLen = (s.n-1)*r.srcStep + b
-	pairs := s.step == 1 && kernelSize(size) // k.pat repeats the value
 	switch {
 	case s.step == 0 && stride == blk:
 		r.how = scatterCopy
 	case b > 32:
 		r.how = scatterEach
-	case pairs && b == 1:
-		r.how = scatterPairs1
-	case pairs && b == 2:
-		r.how = scatterPairs2
-	case pairs && b == 4:
-		r.how = scatterPairs4
-	case b >= 16:
-		r.how = scatterWords16
-	case b >= 8:
-		r.how = scatterWords8
-	case b >= 4:
-		r.how = scatterWords4
-	case b >= 2:
-		r.how = scatterWords2
 	default:
-		r.how = scatterWords1
+		r.how = scatterWords
 	}
 	return r
 }
@@ -207,32 +183,19 @@ func (k *byteKernels) scatterRowOf(s segment, blk, stride int) scatterRow {
 func (k *byteKernels) scatterRows(r *scatterRow, count, at, dstStep, src, srcStep int) {
 	size := k.size
 	do, so := at*size+r.dstAt, src*size+r.srcAt
+	if r.how == scatterWords {
+		dilateRows(k.dst[do:], k.src[so:], count, dstStep*size, srcStep*size, r.b, r.n, r.gap, r.srcStep, &k.pat, true)
+		return
+	}
 	for range count {
 		d, s := k.dst[do:do+r.dstLen], k.src[so:so+r.srcLen]
-		switch r.how {
-		case scatterCopy:
+		if r.how == scatterCopy {
 			copy(d, s)
-		case scatterEach:
+		} else {
 			for t := range r.n {
 				o := t * (r.gap + 1) * r.b
 				copy(d[o:o+r.b], s[t*r.srcStep:])
 			}
-		case scatterPairs1:
-			dilatePairs[uint8, uint16](d, s, r.n, r.srcStep, k.pat[0])
-		case scatterPairs2:
-			dilatePairs[uint16, uint32](d, s, r.n, r.srcStep, binary.NativeEndian.Uint16(k.pat[:]))
-		case scatterPairs4:
-			dilatePairs[uint32, uint64](d, s, r.n, r.srcStep, binary.NativeEndian.Uint32(k.pat[:]))
-		case scatterWords16:
-			dilateWords[[16]byte](d, s, r.b, r.n, r.gap, r.srcStep, nil)
-		case scatterWords8:
-			dilateWords[uint64](d, s, r.b, r.n, r.gap, r.srcStep, nil)
-		case scatterWords4:
-			dilateWords[uint32](d, s, r.b, r.n, r.gap, r.srcStep, nil)
-		case scatterWords2:
-			dilateWords[uint16](d, s, r.b, r.n, r.gap, r.srcStep, nil)
-		default:
-			dilateWords[uint8](d, s, r.b, r.n, r.gap, r.srcStep, nil)
 		}
 		do += dstStep * size
 		so += srcStep * size
