@@ -112,8 +112,9 @@ func allZero(b []byte) bool {
 // cache the program inputs if not nil (programFor); the largest outputs
 // take streaming stores (streams). A whole output of interior padding,
 // or of one plane, may skip the executor (expandDense, onePlane, scatter).
-// The kernels reach the executor by pointer: by value, every kernel call would copy them (120 bytes), and a
-// pointer handed to the generic executor escapes.
+// The kernels reach the executor by pointer: by value, every kernel call
+// would copy them (120 bytes), and a pointer handed to the generic
+// executor escapes.
 func (k *byteKernels) execute(levels, inputs []level, strides []int, workers int, pool *sync.Pool) {
 	k.stream = streams(len(k.src), len(k.dst), workers)
 	levels = programFor(levels, inputs, len(k.dst), workers, k.stream)
