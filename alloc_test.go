@@ -76,6 +76,7 @@ func TestTableRunsAllocateNothing(t *testing.T) {
 	}
 	setForTest(t, &periodicAtFirstRun, false) // as outside the tests
 	dilate := Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}, Interior: []int{0, 0, 1, 1}}
+	cropped := Spec{Mode: Constant, Before: []int{0, 0, -1, 1}, After: []int{0, 0, 1, -1}, Interior: []int{0, 0, 1, 1}}
 	for _, c := range []struct {
 		shape []int
 		spec  Spec
@@ -87,6 +88,7 @@ func TestTableRunsAllocateNothing(t *testing.T) {
 		{[]int{2, 3, 40, 40}, dilate, 0},  // interior padding by planes (denseExpandOf) in batches
 		{[]int{2, 3, 40, 40}, dilate, 20}, // ... off a line, by shifted tables
 		{[]int{2, 3, 40, 40}, dilate, 1},  // ... and off their elements
+		{[]int{2, 3, 40, 40}, cropped, 0}, // ... cropped: scatter (scatter.go), or rows by their table
 	} {
 		shape, s := c.shape, c.spec
 		p, err := NewPlan(shape, s, Workers(1))
