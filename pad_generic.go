@@ -711,6 +711,16 @@ func (k *byteKernels) planesPadded(pl, lv *level, n, off, dstPlane, srcOff, srcP
 // planes of 27 to 32 bytes 0.96-1.09x, of 36 to 128 bytes up to 1.56x.
 const planeExpandMax = 24
 
+// streamExpandMaxPlane is the largest plane, in bytes, that planesExpand
+// makes in a streamed run (the expand kernel's ordinary stores against the
+// executor's streaming rows). In process, the two alternated 7 rounds on
+// batches of 10 to 32 MiB out: uint8 [512, 256, 14, 14] padded by 1
+// (256-byte planes) 3.25 -> 1.29 ms, float32 [64, 512, 7, 7] (324 bytes)
+// 0.86 -> 0.27 ms, float32 [64, 256, 14, 14] (1 KiB) 0.77x the time in a
+// first round; planes of 1.8 to 27 KiB 0.76-1.33x the time, none
+// significant on this noisy VM (p >= 0.1).
+const streamExpandMaxPlane = 1 << 10
+
 // planesExpand makes the planes as planes does by the expand kernel
 // (rowsExpandPads), when their row runs are pad rows of the value around
 // one run of consecutive input rows; it reports whether it did. The
@@ -724,7 +734,7 @@ const planeExpandMax = 24
 func (k *byteKernels) planesExpand(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
 	size, r := k.size, &lv.row
 	_, _, run, ok := padRows(pl.runs, pl.outLen)
-	if !ok || rowStride < 0 || k.stream {
+	if !ok || rowStride < 0 || k.stream && dstPlane*size > streamExpandMaxPlane {
 		return false
 	}
 	head := expandAligned(k.dst[off*size:], k.src[(srcOff+run.src*rowStride+r.src*stride)*size:], planes{n, dstPlane * size, srcPlane * size}, rowStride*size, 0, k.tab.expand, &k.pats)
