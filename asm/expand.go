@@ -642,18 +642,9 @@ func genRowsExpandBytes() {
 
 	loop, zero, full, far, same, next := newLabel("expandb_loop"), newLabel("expandb_zero"), newLabel("expandb_full"), newLabel("expandb_far"), newLabel("expandb_same"), newLabel("expandb_next")
 	tail, ret := newLabel("expandb_tail"), newLabel("expandb_ret")
+	labels := expandLabels{loop, next, tail, ret, zero}
 	m := gp()
-	CMPQ(n, U8(64))
-	JB(LabelRef(tail))
-	alignLoop()
-	Label(loop) // whole blocks
-	MOVQ(at(tp, 0), m)
-	TESTQ(m, m)
-	JZ(LabelRef(zero))
-	CMPQ(s, limit)
-	JA(LabelRef(far))
-	CMPQ(m, prev)
-	JE(LabelRef(same))
+	expandLoopHead(labels, far, same, n, tp, s, limit, m, prev)
 	CMPQ(m, I8(-1))
 	JE(LabelRef(full))
 	MOVQ(m, prev)
@@ -668,7 +659,7 @@ func genRowsExpandBytes() {
 	toDst(1, half(taken[1], idx[1], Mem{Base: s, Index: c[1], Scale: 1}, Mem{Base: s, Index: c[2], Scale: 1}))
 	POPCNTQ(m, m)
 	ADDQ(m, s)
-	expandLoopEnd(expandLabels{loop, next, tail, ret, zero}, d, n, tp, end, first, m, ypat, clamped)
+	expandLoopEnd(labels, d, n, tp, end, first, m, ypat, clamped)
 	Label(full) // a block of 64 input bytes (s <= limit)
 	copyLine(d, s)
 	JMP(LabelRef(next))
@@ -851,18 +842,9 @@ func genRowsExpandHalves() {
 
 	loop, zero, far, same, next := newLabel("expandh_loop"), newLabel("expandh_zero"), newLabel("expandh_far"), newLabel("expandh_same"), newLabel("expandh_next")
 	tail, ret := newLabel("expandh_tail"), newLabel("expandh_ret")
+	labels := expandLabels{loop, next, tail, ret, zero}
 	e := gp()
-	CMPQ(n, U8(64))
-	JB(LabelRef(tail))
-	alignLoop()
-	Label(loop) // whole blocks
-	MOVQ(at(tp, 0), e)
-	TESTQ(e, e) // a clear block
-	JZ(LabelRef(zero))
-	CMPQ(s, limit)
-	JA(LabelRef(far))
-	CMPQ(e, prev)
-	JE(LabelRef(same))
+	expandLoopHead(labels, far, same, n, tp, s, limit, e, prev)
 	MOVQ(e, prev)
 	{
 		dict := Load(Param("dict"), gp())
@@ -879,7 +861,7 @@ func genRowsExpandHalves() {
 	toDst(0, half(idx[0], at(s, 0), Mem{Base: s, Index: off[0], Scale: 1}))
 	toDst(1, half(idx[1], Mem{Base: s, Index: off[1], Scale: 1}, Mem{Base: s, Index: off[2], Scale: 1}))
 	ADDQ(off[3], s)
-	expandLoopEnd(expandLabels{loop, next, tail, ret, zero}, d, n, tp, end, first, e, ypat, clamped)
+	expandLoopEnd(labels, d, n, tp, end, first, e, ypat, clamped)
 	Label(far) // a block whose 64 bytes from s would pass srcEnd
 	clamped(e, toDst)
 	JMP(LabelRef(next))
@@ -889,6 +871,25 @@ func genRowsExpandHalves() {
 // top, the step to the next block, the partial last block, the return and
 // the pattern blocks.
 type expandLabels struct{ loop, next, tail, ret, zero string }
+
+// expandLoopHead emits the top of the loop of the AVX2 byte expand
+// kernels: to the partial last block under 64 bytes left, then each
+// block's table entry loaded into e, a clear one to the pattern (l.zero),
+// a block whose 64 bytes from s would pass limit to far, and an entry
+// equal to the last one made (prev) to same.
+func expandLoopHead(l expandLabels, far, same string, n, tp, s reg.Register, limit Op, e reg.GPVirtual, prev Op) {
+	CMPQ(n, U8(64))
+	JB(LabelRef(l.tail))
+	alignLoop()
+	Label(l.loop) // whole blocks
+	MOVQ(at(tp, 0), e)
+	TESTQ(e, e)
+	JZ(LabelRef(l.zero))
+	CMPQ(s, limit)
+	JA(LabelRef(far))
+	CMPQ(e, prev)
+	JE(LabelRef(same))
+}
 
 // expandLoopEnd emits the end of the loop of the AVX2 byte expand kernels
 // (rowsExpandBytesAVX2, rowsExpandHalvesAVX2), whose tables have 8 bytes a
